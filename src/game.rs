@@ -1,0 +1,357 @@
+//! The one interface between the rules of a game and everything that uses
+//! them (perft, search, protocol, tournaments).
+//!
+//! Design:
+//! - A position is a value: [`Game::play`] is *copy-make*, returning the
+//!   child position. Positions are small (a few hundred bytes), so copying is
+//!   cheaper than the bookkeeping an unmake would need, and a racing search
+//!   thread can never observe a half-made move.
+//! - Moves are small `Copy` values chosen by each game. A move is only
+//!   meaningful in the position that generated it.
+//! - Legality may depend on the history of the game (Nemoroth forbids any
+//!   configuration that occurred before). Every call that needs it receives a
+//!   [`History`]: a multiset of [`Game::repetition_key`]s of the positions
+//!   played so far, maintained by the caller. Games whose legality ignores the
+//!   history say so with [`Game::LEGALITY_USES_HISTORY`] so perft and search
+//!   can skip maintaining it.
+//! - The hash is computed on demand with ahash at fixed seeds over a canonical
+//!   encoding of the position (see [`hash_words`]); there are no Zobrist
+//!   tables to keep in sync.
+//! - Move lists are fixed-capacity buffers on the stack: generating moves
+//!   never allocates.
+
+use std::fmt;
+use std::hash::Hash;
+use std::mem::MaybeUninit;
+
+/// The two players. In Nemoroth, `White` is Alabaster and `Black` Obsidian.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Color {
+    White = 0,
+    Black = 1,
+}
+
+impl Color {
+    #[inline(always)]
+    pub const fn flip(self) -> Color {
+        match self {
+            Color::White => Color::Black,
+            Color::Black => Color::White,
+        }
+    }
+
+    #[inline(always)]
+    pub const fn index(self) -> usize {
+        self as usize
+    }
+}
+
+/// Why a game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Termination {
+    Checkmate,
+    Stalemate,
+    /// The side to move has no legal move and loses (Nemoroth).
+    NoLegalMove,
+    FiftyMoves,
+    Repetition,
+    InsufficientMaterial,
+}
+
+impl fmt::Display for Termination {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Termination::Checkmate => "checkmate",
+            Termination::Stalemate => "stalemate",
+            Termination::NoLegalMove => "no legal move",
+            Termination::FiftyMoves => "50-move rule",
+            Termination::Repetition => "threefold repetition",
+            Termination::InsufficientMaterial => "insufficient material",
+        })
+    }
+}
+
+/// The result of a finished game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    Win(Color, Termination),
+    Draw(Termination),
+}
+
+/// Every error a game reports: bad FEN, unparsable or illegal move.
+/// The message is meant for a human and names what is wrong.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameError(pub String);
+
+impl GameError {
+    pub fn new(msg: impl Into<String>) -> Self {
+        GameError(msg.into())
+    }
+}
+
+impl fmt::Display for GameError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for GameError {}
+
+/// Shorthand for an `Err(GameError)`.
+pub fn err<T>(msg: impl Into<String>) -> Result<T, GameError> {
+    Err(GameError::new(msg))
+}
+
+/// A fixed-capacity list of moves that lives on the stack.
+pub struct MoveList<M: Copy, const N: usize> {
+    len: usize,
+    moves: [MaybeUninit<M>; N],
+}
+
+impl<M: Copy, const N: usize> MoveList<M, N> {
+    #[inline(always)]
+    pub fn new() -> Self {
+        MoveList {
+            len: 0,
+            moves: [const { MaybeUninit::uninit() }; N],
+        }
+    }
+}
+
+impl<M: Copy, const N: usize> Default for MoveList<M, N> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// What the search and perft need of a move buffer, whatever its capacity.
+pub trait MoveBuffer<M: Copy>: Default {
+    fn clear(&mut self);
+    fn push(&mut self, m: M);
+    fn as_slice(&self) -> &[M];
+    fn as_mut_slice(&mut self) -> &mut [M];
+    #[inline(always)]
+    fn len(&self) -> usize {
+        self.as_slice().len()
+    }
+    #[inline(always)]
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+impl<M: Copy, const N: usize> MoveBuffer<M> for MoveList<M, N> {
+    #[inline(always)]
+    fn clear(&mut self) {
+        self.len = 0;
+    }
+
+    #[inline(always)]
+    fn push(&mut self, m: M) {
+        // A game sizes N above its maximum number of legal moves; overflowing
+        // would be a bug in that bound, so fail loudly rather than write past it.
+        assert!(self.len < N, "move list capacity {N} exceeded");
+        self.moves[self.len] = MaybeUninit::new(m);
+        self.len += 1;
+    }
+
+    #[inline(always)]
+    fn as_slice(&self) -> &[M] {
+        // Safety: the first `len` elements were initialised by `push`, and
+        // `MaybeUninit<M>` has the same layout as `M`.
+        unsafe { std::slice::from_raw_parts(self.moves.as_ptr() as *const M, self.len) }
+    }
+
+    #[inline(always)]
+    fn as_mut_slice(&mut self) -> &mut [M] {
+        // Safety: as in `as_slice`; the borrow is unique.
+        unsafe { std::slice::from_raw_parts_mut(self.moves.as_mut_ptr() as *mut M, self.len) }
+    }
+}
+
+/// The positions played so far in a game (and along a search path), as a
+/// multiset of repetition keys: membership and counts in O(1).
+#[derive(Clone, Default, Debug)]
+pub struct History {
+    keys: Vec<u64>,
+    counts: std::collections::HashMap<u64, u32, ahash::RandomState>,
+}
+
+impl History {
+    pub fn new() -> Self {
+        History {
+            keys: Vec::new(),
+            counts: std::collections::HashMap::with_hasher(ahash::RandomState::with_seeds(
+                1, 2, 3, 4,
+            )),
+        }
+    }
+
+    pub fn push(&mut self, key: u64) {
+        self.keys.push(key);
+        *self.counts.entry(key).or_insert(0) += 1;
+    }
+
+    pub fn pop(&mut self) -> Option<u64> {
+        let key = self.keys.pop()?;
+        if let Some(c) = self.counts.get_mut(&key) {
+            *c -= 1;
+            if *c == 0 {
+                self.counts.remove(&key);
+            }
+        }
+        Some(key)
+    }
+
+    pub fn contains(&self, key: u64) -> bool {
+        self.counts.contains_key(&key)
+    }
+
+    pub fn count(&self, key: u64) -> u32 {
+        self.counts.get(&key).copied().unwrap_or(0)
+    }
+
+    pub fn len(&self) -> usize {
+        self.keys.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.keys.is_empty()
+    }
+
+    pub fn keys(&self) -> &[u64] {
+        &self.keys
+    }
+
+    pub fn clear(&mut self) {
+        self.keys.clear();
+        self.counts.clear();
+    }
+}
+
+/// The fixed ahash seeds every position hash uses, so hashes are the same
+/// in every run and every process (reproducible searches and bench counts).
+const HASH_SEEDS: [u64; 4] = [
+    0x243f_6a88_85a3_08d3,
+    0x1319_8a2e_0370_7344,
+    0xa409_3822_299f_31d0,
+    0x082e_fa98_ec4e_6c89,
+];
+
+/// Hashes a canonical encoding of a position, given as machine words.
+#[inline]
+pub fn hash_words(words: &[u64]) -> u64 {
+    static STATE: std::sync::LazyLock<ahash::RandomState> = std::sync::LazyLock::new(|| {
+        ahash::RandomState::with_seeds(HASH_SEEDS[0], HASH_SEEDS[1], HASH_SEEDS[2], HASH_SEEDS[3])
+    });
+    STATE.hash_one(words)
+}
+
+/// The rules of one game, as the search, perft and the protocol see them.
+pub trait Game: Clone + Send + Sync + Sized + 'static {
+    /// A move; only meaningful in the position that generated it.
+    type Move: Copy + Eq + Hash + fmt::Debug + Send + Sync + 'static;
+    /// A buffer large enough for every legal move list of this game.
+    type Moves: MoveBuffer<Self::Move>;
+
+    /// The engine's name for the variant, as used by `UCI_Variant`.
+    const VARIANT: &'static str;
+    /// Whether [`Game::legal_moves`] reads the history.
+    const LEGALITY_USES_HISTORY: bool;
+    /// Board extent, as reported to GUIs (`info string variant ...`).
+    const FILES: u32;
+    const RANKS: u32;
+
+    fn startpos() -> Self;
+    /// Parses the game's position notation, rejecting impossible positions
+    /// with a reason.
+    fn from_fen(fen: &str) -> Result<Self, GameError>;
+    /// Canonical position notation; `from_fen(p.to_fen())` reproduces `p`.
+    fn to_fen(&self) -> String;
+
+    fn side_to_move(&self) -> Color;
+
+    /// Appends every legal move to `out` (which is cleared first).
+    fn legal_moves(&self, history: &History, out: &mut Self::Moves);
+
+    /// The number of legal moves; games may count faster than they list.
+    fn count_legal_moves(&self, history: &History) -> u64 {
+        let mut moves = Self::Moves::default();
+        self.legal_moves(history, &mut moves);
+        moves.len() as u64
+    }
+
+    /// The position after `mv`, which must be legal here.
+    fn play(&self, mv: Self::Move) -> Self;
+
+    /// Hash of the canonical encoding (ahash, fixed seeds).
+    fn hash(&self) -> u64;
+
+    /// The key the game's repetition rules compare; by default the hash.
+    fn repetition_key(&self) -> u64 {
+        self.hash()
+    }
+
+    /// `Some` when the game is over, given the positions before this one.
+    fn outcome(&self, history: &History) -> Option<Outcome>;
+
+    /// Canonical move notation.
+    fn move_to_string(&self, mv: Self::Move) -> String;
+
+    /// Parses a move in the game's notation and checks that it is legal here.
+    fn parse_move(&self, history: &History, text: &str) -> Result<Self::Move, GameError>;
+
+    /// A human-readable drawing of the position for the `d` command.
+    fn display(&self) -> String;
+}
+
+/// A game together with the history of the positions that led to it.
+#[derive(Clone, Debug)]
+pub struct GameState<G: Game> {
+    pub position: G,
+    /// Keys of every position before `position` (not including it).
+    pub history: History,
+}
+
+impl<G: Game> GameState<G> {
+    pub fn new(position: G) -> Self {
+        GameState {
+            position,
+            history: History::new(),
+        }
+    }
+
+    /// Sets up `fen` (or the start position) and plays `moves`, each parsed
+    /// and checked for legality. On error nothing is returned, so a caller
+    /// keeps its previous state.
+    pub fn from_setup(fen: Option<&str>, moves: &[&str]) -> Result<Self, GameError> {
+        let position = match fen {
+            Some(f) => G::from_fen(f)?,
+            None => G::startpos(),
+        };
+        let mut state = GameState::new(position);
+        for (i, text) in moves.iter().enumerate() {
+            let mv = state
+                .position
+                .parse_move(&state.history, text)
+                .map_err(|e| GameError(format!("move {} '{}': {}", i + 1, text, e)))?;
+            state.play(mv);
+        }
+        Ok(state)
+    }
+
+    pub fn play(&mut self, mv: G::Move) {
+        self.history.push(self.position.repetition_key());
+        self.position = self.position.play(mv);
+    }
+
+    pub fn legal_moves(&self) -> G::Moves {
+        let mut moves = G::Moves::default();
+        self.position.legal_moves(&self.history, &mut moves);
+        moves
+    }
+
+    pub fn outcome(&self) -> Option<Outcome> {
+        self.position.outcome(&self.history)
+    }
+}

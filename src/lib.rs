@@ -1,0 +1,16 @@
+//! ghast: an engine for Nimrod Chess, Vyrémorn Chess and The Game of Nemoroth.
+//!
+//! Layers, from the bottom:
+//! - [`game`]: the [`game::Game`] trait every variant implements and that
+//!   everything above is generic over;
+//! - [`variants`]: the rules of each game, and the one place where a variant
+//!   name is turned into a concrete type ([`variants::new_session`]);
+//! - [`perft`]: move-generation counts, generic over the trait;
+//! - [`protocol`]: the UCI-dialect loop, an adapter around a
+//!   [`variants::Session`].
+
+pub mod bitboard;
+pub mod game;
+pub mod perft;
+pub mod protocol;
+pub mod variants;

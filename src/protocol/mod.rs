@@ -1,0 +1,7 @@
+//! Text protocols around the engine. The protocol is an adapter: it parses
+//! lines, calls a [`Session`](crate::variants::Session) and prints replies;
+//! the rules never know which protocol is talking.
+
+pub mod uci;
+
+pub use uci::Uci;

@@ -1,0 +1,114 @@
+//! The games, and the boundary where a variant name becomes a type.
+//!
+//! Everything outside this module that needs a game without knowing which
+//! one talks to a [`Session`]: an object-safe handle over a
+//! [`GameState<G>`](crate::game::GameState). The dynamic dispatch happens
+//! once per command; everything inside (move generation, perft, search) is
+//! monomorphised for the concrete game.
+
+pub mod nimrod;
+
+use crate::game::{Game, GameError, GameState, MoveBuffer, Outcome};
+use crate::perft::{self, DivideLine};
+
+/// Every variant name the engine knows, in the order `uci` lists them.
+pub const VARIANTS: [&str; 6] = [
+    "nimrod",
+    "nimrod-corner",
+    "dragon-nimrod",
+    "dragon-nimrod-corner",
+    "vyremorn",
+    "nemoroth",
+];
+
+/// The variant played when none is chosen.
+pub const DEFAULT_VARIANT: &str = "nimrod";
+
+/// A game in progress, whatever the variant.
+pub trait Session: Send {
+    fn variant(&self) -> &'static str;
+    /// Board size and start position, for `info string variant ...`.
+    fn files(&self) -> u32;
+    fn ranks(&self) -> u32;
+    fn start_fen(&self) -> String;
+    /// Replaces the game by `fen` (or the start position) plus `moves`.
+    /// On error the session is unchanged.
+    fn set_position(&mut self, fen: Option<&str>, moves: &[&str]) -> Result<(), GameError>;
+    fn fen(&self) -> String;
+    /// Legal moves of the current position, in canonical notation.
+    fn legal_moves(&self) -> Vec<String>;
+    fn outcome(&self) -> Option<Outcome>;
+    fn display(&self) -> String;
+    /// Perft divide of the current position.
+    fn divide(
+        &self,
+        depth: u32,
+        threads: usize,
+        progress: &(dyn Fn(usize, usize, u64) + Sync),
+    ) -> Vec<DivideLine>;
+}
+
+impl<G: Game> Session for GameState<G> {
+    fn variant(&self) -> &'static str {
+        G::VARIANT
+    }
+    fn files(&self) -> u32 {
+        G::FILES
+    }
+    fn ranks(&self) -> u32 {
+        G::RANKS
+    }
+    fn start_fen(&self) -> String {
+        G::startpos().to_fen()
+    }
+    fn set_position(&mut self, fen: Option<&str>, moves: &[&str]) -> Result<(), GameError> {
+        *self = GameState::from_setup(fen, moves)?;
+        Ok(())
+    }
+    fn fen(&self) -> String {
+        self.position.to_fen()
+    }
+    fn legal_moves(&self) -> Vec<String> {
+        let moves = GameState::legal_moves(self);
+        moves
+            .as_slice()
+            .iter()
+            .map(|&m| self.position.move_to_string(m))
+            .collect()
+    }
+    fn outcome(&self) -> Option<Outcome> {
+        GameState::outcome(self)
+    }
+    fn display(&self) -> String {
+        self.position.display()
+    }
+    fn divide(
+        &self,
+        depth: u32,
+        threads: usize,
+        progress: &(dyn Fn(usize, usize, u64) + Sync),
+    ) -> Vec<DivideLine> {
+        perft::divide(&self.position, &self.history, depth, threads, progress)
+    }
+}
+
+fn session<G: Game>() -> Box<dyn Session> {
+    Box::new(GameState::new(G::startpos()))
+}
+
+/// A new game of the named variant at its start position.
+pub fn new_session(variant: &str) -> Result<Box<dyn Session>, GameError> {
+    match variant {
+        "nimrod" => Ok(session::<nimrod::Nimrod>()),
+        "nimrod-corner" => Ok(session::<nimrod::NimrodCorner>()),
+        "dragon-nimrod" => Ok(session::<nimrod::DragonNimrod>()),
+        "dragon-nimrod-corner" => Ok(session::<nimrod::DragonNimrodCorner>()),
+        "vyremorn" | "nemoroth" => Err(GameError(format!(
+            "variant {variant} is not implemented yet"
+        ))),
+        other => Err(GameError(format!(
+            "unknown variant '{other}'; known variants: {}",
+            VARIANTS.join(", ")
+        ))),
+    }
+}
