@@ -17,9 +17,9 @@
 //!   5 4 3      SW S SE
 //! ```
 //!
-//! Sliding attacks use "fancy" magic bitboards. The magics are found at
-//! first use by a seeded search (a few milliseconds), so every run builds
-//! identical tables.
+//! Sliding attacks use "fancy" magic bitboards. The magic multipliers were
+//! found by a seeded search (kept in the tests) and are stored as constants,
+//! so start-up only fills the tables.
 
 use std::sync::LazyLock;
 
@@ -209,70 +209,186 @@ fn relevant_mask(sq: Square, dirs: &[usize]) -> Bitboard {
     mask
 }
 
-fn find_magics(dirs: &[usize], table: &mut Vec<Bitboard>, rng: &mut u64) -> Vec<Magic> {
-    let mut next = || {
-        // xorshift64*: a fixed-seed generator so the tables are the same on
-        // every run.
-        *rng ^= *rng >> 12;
-        *rng ^= *rng << 25;
-        *rng ^= *rng >> 27;
-        rng.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    };
-    let mut magics = Vec::with_capacity(64);
-    for sq in 0..64u8 {
-        let mask = relevant_mask(sq, dirs);
-        let bits = mask.count_ones();
-        let size = 1usize << bits;
-        // Every subset of the mask (Carry-Rippler enumeration) and its attacks.
-        let mut occs = Vec::with_capacity(size);
-        let mut subset: Bitboard = 0;
-        loop {
-            occs.push((subset, slide(sq, subset, dirs)));
-            subset = subset.wrapping_sub(mask) & mask;
-            if subset == 0 {
-                break;
-            }
+/// Every subset of `mask` (Carry-Rippler enumeration) with its attacks.
+fn subsets(sq: Square, mask: Bitboard, dirs: &[usize]) -> Vec<(Bitboard, Bitboard)> {
+    let mut occs = Vec::with_capacity(1 << mask.count_ones());
+    let mut subset: Bitboard = 0;
+    loop {
+        occs.push((subset, slide(sq, subset, dirs)));
+        subset = subset.wrapping_sub(mask) & mask;
+        if subset == 0 {
+            break;
         }
-        let offset = table.len();
-        table.resize(offset + size, 0);
-        let mut epoch = vec![0u32; size];
-        let mut attempt = 0u32;
-        let magic = loop {
-            let candidate = next() & next() & next();
-            if (mask.wrapping_mul(candidate) >> 56).count_ones() < 6 {
-                continue;
-            }
-            attempt += 1;
-            let mut ok = true;
-            for &(occ, att) in &occs {
-                let idx = (occ.wrapping_mul(candidate) >> (64 - bits)) as usize;
-                if epoch[idx] != attempt {
-                    epoch[idx] = attempt;
-                    table[offset + idx] = att;
-                } else if table[offset + idx] != att {
-                    ok = false;
-                    break;
-                }
-            }
-            if ok {
-                break candidate;
-            }
-        };
-        magics.push(Magic {
-            mask,
-            magic,
-            shift: 64 - bits,
-            offset,
-        });
     }
-    magics
+    occs
 }
+
+/// Fills the attack table for the given magics.
+fn build_magics(dirs: &[usize], magics: &[u64; 64], table: &mut Vec<Bitboard>) -> Vec<Magic> {
+    (0..64u8)
+        .map(|sq| {
+            let mask = relevant_mask(sq, dirs);
+            let bits = mask.count_ones();
+            let offset = table.len();
+            table.resize(offset + (1usize << bits), 0);
+            let magic = magics[sq as usize];
+            for (occ, att) in subsets(sq, mask, dirs) {
+                let idx = (occ.wrapping_mul(magic) >> (64 - bits)) as usize;
+                // A collision must map to the same attacks (tested below).
+                debug_assert!(table[offset + idx] == 0 || table[offset + idx] == att);
+                table[offset + idx] = att;
+            }
+            Magic {
+                mask,
+                magic,
+                shift: 64 - bits,
+                offset,
+            }
+        })
+        .collect()
+}
+
+/// Magic multipliers, found by the seeded search in the tests
+/// (`cargo test --release print_magics -- --ignored --nocapture`).
+#[rustfmt::skip]
+const ROOK_MAGICS: [u64; 64] = [
+    0x1080004008801020,
+    0x0840092002c03000,
+    0x1900200010400900,
+    0x0880100008000480,
+    0x4200100420080200,
+    0x8100020100080400,
+    0x0200040110886200,
+    0x0200008040220411,
+    0x0404800084400220,
+    0x0000401000402000,
+    0x0086001081220440,
+    0x0408800800100280,
+    0x000a001201040820,
+    0x8848800200840080,
+    0x4001000100040200,
+    0x0442000102105084,
+    0x9080010020804100,
+    0x0040404000201009,
+    0x0000808010002009,
+    0x2200090021d00100,
+    0x0008008008040080,
+    0x0004004002010040,
+    0x0011040008015042,
+    0x00000a0001768104,
+    0x0000800080204009,
+    0x2010004140002001,
+    0x9800200280100080,
+    0x1000100080080080,
+    0x0442000a00049020,
+    0x2100040080020080,
+    0x0800120400900148,
+    0x0010040a00128541,
+    0x2800804000800030,
+    0x1010002000400041,
+    0x4000200011004100,
+    0x0610008410800800,
+    0x0400802402800800,
+    0xc100020080800400,
+    0x0002000802000401,
+    0x0182085882000401,
+    0x0220204000808000,
+    0x2860100040024022,
+    0x0001002004110040,
+    0x99101042000a0020,
+    0x0004080004008080,
+    0x0010040002008080,
+    0x2012004881020004,
+    0x8300842444820011,
+    0x0088403882010200,
+    0x0820400080210100,
+    0x0110910040a00300,
+    0x0801100280080480,
+    0x0242009008200600,
+    0x1002000489500200,
+    0x0040800200010080,
+    0x0091800041000080,
+    0x0000209300488001,
+    0x04c1002414824001,
+    0x020020000b001041,
+    0x7000100004200901,
+    0x8002002004100802,
+    0x30010002084c0007,
+    0x0888221800813004,
+    0x4000002840840112,
+];
+#[rustfmt::skip]
+const BISHOP_MAGICS: [u64; 64] = [
+    0xa010041108003100,
+    0x006082020a002900,
+    0x6810010619200000,
+    0x08281a0520000408,
+    0x0001104001000400,
+    0x0018901008048400,
+    0x00040a0210245280,
+    0x000200210808a402,
+    0x9140048410821200,
+    0x0800091010820041,
+    0x20504804832202c0,
+    0x0100091401081000,
+    0x8021011140000012,
+    0x0810020804450400,
+    0x208b0542109008a2,
+    0x0080084a08040204,
+    0x0040e2a80811244c,
+    0x2505022008008108,
+    0x0430220100420040,
+    0x010a040420220040,
+    0x1105000290400000,
+    0x0093001200822120,
+    0x4000a62048043004,
+    0x280120048a015004,
+    0x006090002a020814,
+    0x44042000240800d0,
+    0x01102800040a4400,
+    0x1004080080220040,
+    0x0001001011004024,
+    0x0010044000805040,
+    0x0914041200820100,
+    0x0004821012821480,
+    0x0024040500c05021,
+    0x0088611002080200,
+    0x0116080a00040020,
+    0x4000020080080080,
+    0x2450450140840040,
+    0x0000880201484100,
+    0x0222020404020092,
+    0x8081110600002e00,
+    0x2842101105000801,
+    0x1100809008001025,
+    0x00020202221c0400,
+    0x0422014022009020,
+    0x0210046102100c00,
+    0xc004008082029102,
+    0x00aa461801101200,
+    0x0404080080201108,
+    0x020542108c205002,
+    0x0410544804100100,
+    0x0040910841100000,
+    0x0400200042021100,
+    0x00004204850400c0,
+    0x0200100410a42102,
+    0x1040020801210102,
+    0x0805040410420000,
+    0x2884804130100200,
+    0x800c262201242000,
+    0x1058000194108800,
+    0x0014221054420204,
+    0x0104000012a02200,
+    0x0200881003300100,
+    0x0140400202840100,
+    0x0402020801010201,
+];
 
 pub static SLIDERS: LazyLock<Sliders> = LazyLock::new(|| {
     let mut table = Vec::with_capacity(102_400 + 5_248);
-    let mut rng = 0x9e37_79b9_7f4a_7c15u64;
-    let rook = find_magics(&ROOK_DIRECTIONS, &mut table, &mut rng);
-    let bishop = find_magics(&BISHOP_DIRECTIONS, &mut table, &mut rng);
+    let rook = build_magics(&ROOK_DIRECTIONS, &ROOK_MAGICS, &mut table);
+    let bishop = build_magics(&BISHOP_DIRECTIONS, &BISHOP_MAGICS, &mut table);
     Sliders {
         rook,
         bishop,
@@ -300,6 +416,56 @@ impl Sliders {
 mod tests {
     use super::*;
 
+    fn find_magics(dirs: &[usize], table: &mut Vec<Bitboard>, rng: &mut u64) -> Vec<Magic> {
+        let mut next = || {
+            // xorshift64*: a fixed-seed generator so the tables are the same on
+            // every run.
+            *rng ^= *rng >> 12;
+            *rng ^= *rng << 25;
+            *rng ^= *rng >> 27;
+            rng.wrapping_mul(0x2545_f491_4f6c_dd1d)
+        };
+        let mut magics = Vec::with_capacity(64);
+        for sq in 0..64u8 {
+            let mask = relevant_mask(sq, dirs);
+            let bits = mask.count_ones();
+            let size = 1usize << bits;
+            let occs = subsets(sq, mask, dirs);
+            let offset = table.len();
+            table.resize(offset + size, 0);
+            let mut epoch = vec![0u32; size];
+            let mut attempt = 0u32;
+            let magic = loop {
+                let candidate = next() & next() & next();
+                if (mask.wrapping_mul(candidate) >> 56).count_ones() < 6 {
+                    continue;
+                }
+                attempt += 1;
+                let mut ok = true;
+                for &(occ, att) in &occs {
+                    let idx = (occ.wrapping_mul(candidate) >> (64 - bits)) as usize;
+                    if epoch[idx] != attempt {
+                        epoch[idx] = attempt;
+                        table[offset + idx] = att;
+                    } else if table[offset + idx] != att {
+                        ok = false;
+                        break;
+                    }
+                }
+                if ok {
+                    break candidate;
+                }
+            };
+            magics.push(Magic {
+                mask,
+                magic,
+                shift: 64 - bits,
+                offset,
+            });
+        }
+        magics
+    }
+
     #[test]
     fn magic_attacks_match_slow_slides() {
         let mut rng = 12345u64;
@@ -312,6 +478,21 @@ mod tests {
                 assert_eq!(SLIDERS.rook(sq, occ), slide(sq, occ, &ROOK_DIRECTIONS));
                 assert_eq!(SLIDERS.bishop(sq, occ), slide(sq, occ, &BISHOP_DIRECTIONS));
             }
+        }
+    }
+
+    #[test]
+    #[ignore = "prints freshly searched magics for pasting into ROOK_MAGICS/BISHOP_MAGICS"]
+    fn print_magics() {
+        let mut table = Vec::new();
+        let mut rng = 0x9e37_79b9_7f4a_7c15u64;
+        for (name, dirs) in [("ROOK", &ROOK_DIRECTIONS), ("BISHOP", &BISHOP_DIRECTIONS)] {
+            let magics = find_magics(dirs, &mut table, &mut rng);
+            println!("const {name}_MAGICS: [u64; 64] = [");
+            for m in magics {
+                println!("    {:#018x},", m.magic);
+            }
+            println!("];");
         }
     }
 

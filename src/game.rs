@@ -303,6 +303,72 @@ pub trait Game: Clone + Send + Sync + Sized + 'static {
 
     /// A human-readable drawing of the position for the `d` command.
     fn display(&self) -> String;
+
+    // ---- What the search needs to know about the game. ----
+
+    /// Number of slots in history-heuristic tables; [`Game::history_index`]
+    /// is below it.
+    const HISTORY_SIZE: usize;
+
+    /// Whether the side to move is in check (games without royalty: false).
+    fn in_check(&self) -> bool {
+        false
+    }
+
+    /// Moves the quiescence search must try: captures, promotions, and
+    /// whatever else changes the balance at once.
+    fn is_tactical(&self, mv: Self::Move) -> bool;
+
+    /// The legal moves for which [`Game::is_tactical`] holds; games may
+    /// generate them faster than by filtering the full list.
+    fn tactical_moves(&self, history: &History, out: &mut Self::Moves) {
+        let mut all = Self::Moves::default();
+        self.legal_moves(history, &mut all);
+        out.clear();
+        for &mv in all.as_slice() {
+            if self.is_tactical(mv) {
+                out.push(mv);
+            }
+        }
+    }
+
+    /// Ordering of tactical moves, higher first (e.g. MVV-LVA).
+    fn tactical_score(&self, _mv: Self::Move) -> i32 {
+        0
+    }
+
+    /// Static exchange test: does `mv` win at least `threshold`? Games
+    /// without a cheap exchange evaluator answer `true`.
+    fn see_at_least(&self, _mv: Self::Move, _threshold: i32) -> bool {
+        true
+    }
+
+    /// Static evaluation in centipawns from the side to move's view.
+    fn evaluate(&self) -> i32;
+
+    /// The position with the turn passed, when a null move is a sound
+    /// pruning tool here; `None` where zugzwang is common (or the game is
+    /// all zugzwang, as Nemoroth).
+    fn null_move(&self) -> Option<Self> {
+        None
+    }
+
+    /// Whether having no legal move loses (mate, or Nemoroth's rule) rather
+    /// than draws (stalemate).
+    fn no_moves_loses(&self) -> bool;
+
+    /// A draw by the game's rules (move counter, repetition of a position in
+    /// `history`, insufficient material). The search treats one earlier
+    /// occurrence as a repetition.
+    fn is_rule_draw(&self, _history: &History) -> bool {
+        false
+    }
+
+    /// A compact, nonzero encoding of a move for the transposition table.
+    fn encode_move(mv: Self::Move) -> u32;
+
+    /// Slot of a move in history tables (usually from/to squares).
+    fn history_index(&self, mv: Self::Move) -> usize;
 }
 
 /// A game together with the history of the positions that led to it.

@@ -13,4 +13,5 @@ pub mod bitboard;
 pub mod game;
 pub mod perft;
 pub mod protocol;
+pub mod search;
 pub mod variants;

@@ -37,7 +37,8 @@ pub struct DivideLine {
     pub nodes: u64,
 }
 
-/// The perft of every root move, sorted by move text.
+/// The perft of every root move, sorted by move text (none at depth 0,
+/// where perft is 1 without any move).
 ///
 /// `threads > 1` spreads the root moves over a rayon pool. `progress` is
 /// called after each root move with (moves done, moves in all, nodes so far).
@@ -48,6 +49,9 @@ pub fn divide<G: Game>(
     threads: usize,
     progress: &(dyn Fn(usize, usize, u64) + Sync),
 ) -> Vec<DivideLine> {
+    if depth == 0 {
+        return Vec::new();
+    }
     let mut moves = G::Moves::default();
     pos.legal_moves(history, &mut moves);
     let root: Vec<G::Move> = moves.as_slice().to_vec();

@@ -1,6 +1,6 @@
 //! Text protocols around the engine. The protocol is an adapter: it parses
 //! lines, calls a [`Session`](crate::variants::Session) and prints replies;
-//! the rules never know which protocol is talking.
+//! the rules and the search never know which protocol is talking.
 
 pub mod uci;
 

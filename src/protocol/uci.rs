@@ -1,15 +1,30 @@
 //! The UCI dialect of Fairy-Stockfish (`UCI_Variant`), documented in
 //! `protocol.md`.
 //!
-//! Every malformed line gets `info string error: ...` and leaves the engine
-//! state as it was; nothing a GUI sends can stop the loop except `quit` or
-//! the end of input.
+//! The loop owns the current game (a [`Session`]) and the engine options.
+//! `go` clones the session into a search thread that prints `info` lines
+//! and finally `bestmove`; meanwhile the loop keeps reading, so `isready`
+//! is answered at once and `stop`/`ponderhit` reach the search through the
+//! shared flags. Every malformed line gets `info string error: ...` and
+//! leaves the engine state as it was; nothing a GUI sends stops the loop
+//! except `quit` or the end of input.
 
-use crate::variants::{self, DEFAULT_VARIANT, Session, VARIANTS};
+use crate::search::{
+    Config, DEFAULT_HASH_MB, DEFAULT_MOVE_OVERHEAD_MS, Info, Limits, MAX_HASH_MB, MAX_MULTIPV,
+    MAX_THREADS, SEARCH_STACK_BYTES, Shared,
+};
+use crate::variants::{self, DEFAULT_VARIANT, SearchReply, Session, VARIANTS};
 use std::io::{BufRead, Write};
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
 
 pub const ENGINE_NAME: &str = concat!("ghast ", env!("CARGO_PKG_VERSION"));
 pub const ENGINE_AUTHOR: &str = "the ghast developers";
+
+/// The search algorithms the `Search` option offers.
+pub const SEARCH_KINDS: [&str; 1] = ["alphabeta"];
+const MAX_MOVE_OVERHEAD_MS: u64 = 5000;
 
 /// What the loop should do after a line.
 #[derive(Debug, PartialEq, Eq)]
@@ -18,82 +33,192 @@ pub enum Flow {
     Quit,
 }
 
-/// The protocol state: the current game and where replies go.
-pub struct Uci<W: Write> {
-    session: Box<dyn Session>,
-    out: W,
+/// Formats one `info` line as UCI hosts expect.
+pub fn format_info(info: &Info) -> String {
+    let mut s = format!(
+        "info depth {} seldepth {} multipv {} score {}",
+        info.depth, info.seldepth, info.multipv, info.score
+    );
+    if let Some(b) = info.bound {
+        s.push(' ');
+        s.push_str(b);
+    }
+    s.push_str(&format!(
+        " nodes {} nps {} hashfull {} time {} pv {}",
+        info.nodes,
+        info.nps,
+        info.hashfull,
+        info.time_ms,
+        info.pv.join(" ")
+    ));
+    s
 }
 
-impl<W: Write> Uci<W> {
+/// Formats the final `bestmove` line.
+pub fn format_bestmove(reply: &SearchReply) -> String {
+    match (&reply.best, &reply.ponder) {
+        (Some(b), Some(p)) => format!("bestmove {b} ponder {p}"),
+        (Some(b), None) => format!("bestmove {b}"),
+        (None, _) => "bestmove (none)".to_string(),
+    }
+}
+
+struct RunningSearch {
+    handle: JoinHandle<()>,
+    started: Instant,
+}
+
+/// The protocol state: the current game, the options and where replies go.
+pub struct Uci<W: Write + Send + 'static> {
+    session: Box<dyn Session>,
+    out: Arc<Mutex<W>>,
+    config: Config,
+    hash_mb: usize,
+    search_kind: &'static str,
+    ponder_option: bool,
+    shared: Arc<Shared>,
+    running: Option<RunningSearch>,
+}
+
+impl<W: Write + Send + 'static> Uci<W> {
     pub fn new(out: W) -> Self {
         let session = variants::new_session(DEFAULT_VARIANT).expect("default variant exists");
-        Uci { session, out }
+        Uci {
+            session,
+            out: Arc::new(Mutex::new(out)),
+            config: Config::default(),
+            hash_mb: DEFAULT_HASH_MB,
+            search_kind: SEARCH_KINDS[0],
+            ponder_option: false,
+            shared: Arc::new(Shared::new(DEFAULT_HASH_MB)),
+            running: None,
+        }
     }
 
-    /// Reads commands until `quit` or end of input.
+    /// Reads commands until `quit` or end of input, then ends any search.
     pub fn run(&mut self, input: impl BufRead) -> std::io::Result<()> {
         for line in input.lines() {
             let line = match line {
                 Ok(l) => l,
                 // Invalid UTF-8 is bad input, not a reason to stop.
                 Err(e) if e.kind() == std::io::ErrorKind::InvalidData => {
-                    self.error("input line is not valid UTF-8")?;
+                    self.error("input line is not valid UTF-8");
                     continue;
                 }
                 Err(e) => return Err(e),
             };
-            if self.handle(&line)? == Flow::Quit {
+            if self.handle(&line) == Flow::Quit {
                 break;
             }
         }
+        self.finish_search();
         Ok(())
     }
 
+    fn say(&self, line: &str) {
+        let mut out = self.out.lock().unwrap_or_else(|e| e.into_inner());
+        // A closed stdout leaves nobody to talk to; nothing useful to do.
+        let _ = writeln!(out, "{line}");
+        let _ = out.flush();
+    }
+
+    fn error(&self, message: &str) {
+        self.say(&format!("info string error: {message}"));
+    }
+
+    /// Stops a running search and waits for its `bestmove`.
+    fn finish_search(&mut self) {
+        if let Some(run) = self.running.take() {
+            self.shared.request_stop();
+            let _ = run.handle.join();
+        }
+    }
+
+    fn searching(&mut self) -> bool {
+        match &self.running {
+            Some(run) if run.handle.is_finished() => {
+                self.finish_search();
+                false
+            }
+            Some(_) => true,
+            None => false,
+        }
+    }
+
     /// Handles one line of input.
-    pub fn handle(&mut self, line: &str) -> std::io::Result<Flow> {
+    pub fn handle(&mut self, line: &str) -> Flow {
         let tokens: Vec<&str> = line.split_whitespace().collect();
         let Some((&command, args)) = tokens.split_first() else {
-            return Ok(Flow::Continue);
+            return Flow::Continue;
         };
         match command {
-            "uci" => self.uci()?,
-            "isready" => writeln!(self.out, "readyok")?,
+            "uci" => self.uci(),
+            "isready" => self.say("readyok"),
             "ucinewgame" => {
-                let fresh =
+                self.finish_search();
+                self.session =
                     variants::new_session(self.session.variant()).expect("current variant exists");
-                self.session = fresh;
+                self.shared.tt.clear();
             }
-            "setoption" => self.setoption(args)?,
-            "position" => self.position(args)?,
-            "go" => self.go(args)?,
+            "setoption" => {
+                self.finish_search();
+                self.setoption(args)
+            }
+            "position" => self.position(args),
+            "go" => self.go(args),
+            "stop" => {
+                if self.searching() {
+                    self.finish_search();
+                }
+            }
+            "ponderhit" => {
+                if let Some(run) = &self.running {
+                    self.shared.ponderhit(run.started.elapsed());
+                }
+            }
             "d" => {
                 let text = self.session.display();
-                write!(self.out, "{text}")?;
+                self.say(text.trim_end());
             }
-            "quit" => return Ok(Flow::Quit),
-            other => self.error(&format!("unknown command '{other}'"))?,
+            "quit" => {
+                self.finish_search();
+                return Flow::Quit;
+            }
+            other => self.error(&format!("unknown command '{other}'")),
         }
-        self.out.flush()?;
-        Ok(Flow::Continue)
+        Flow::Continue
     }
 
-    fn error(&mut self, message: &str) -> std::io::Result<()> {
-        writeln!(self.out, "info string error: {message}")?;
-        self.out.flush()
-    }
-
-    fn uci(&mut self) -> std::io::Result<()> {
-        writeln!(self.out, "id name {ENGINE_NAME}")?;
-        writeln!(self.out, "id author {ENGINE_AUTHOR}")?;
+    fn uci(&self) {
+        self.say(&format!("id name {ENGINE_NAME}"));
+        self.say(&format!("id author {ENGINE_AUTHOR}"));
         let vars: String = VARIANTS.iter().map(|v| format!(" var {v}")).collect();
-        writeln!(
-            self.out,
+        self.say(&format!(
             "option name UCI_Variant type combo default {DEFAULT_VARIANT}{vars}"
-        )?;
-        writeln!(self.out, "uciok")
+        ));
+        self.say(&format!(
+            "option name Hash type spin default {DEFAULT_HASH_MB} min 1 max {MAX_HASH_MB}"
+        ));
+        self.say("option name Clear Hash type button");
+        self.say(&format!(
+            "option name Threads type spin default 1 min 1 max {MAX_THREADS}"
+        ));
+        self.say(&format!(
+            "option name MultiPV type spin default 1 min 1 max {MAX_MULTIPV}"
+        ));
+        self.say(&format!(
+            "option name Move Overhead type spin default {DEFAULT_MOVE_OVERHEAD_MS} min 0 max {MAX_MOVE_OVERHEAD_MS}"
+        ));
+        self.say("option name Ponder type check default false");
+        let kinds: String = SEARCH_KINDS.iter().map(|k| format!(" var {k}")).collect();
+        self.say(&format!(
+            "option name Search type combo default {}{kinds}",
+            SEARCH_KINDS[0]
+        ));
+        self.say("uciok");
     }
 
-    fn setoption(&mut self, args: &[&str]) -> std::io::Result<()> {
+    fn setoption(&mut self, args: &[&str]) {
         // setoption name <id...> [value <x...>]; option names may hold spaces.
         if args.first() != Some(&"name") {
             return self.error("setoption: expected 'setoption name <id> [value <x>]'");
@@ -104,31 +229,70 @@ impl<W: Write> Uci<W> {
         if name.is_empty() {
             return self.error("setoption: missing option name");
         }
-        match name.to_ascii_lowercase().as_str() {
-            "uci_variant" => {
-                let Some(value) = value.filter(|v| !v.is_empty()) else {
-                    return self.error("setoption UCI_Variant: missing value");
-                };
-                match variants::new_session(&value.to_ascii_lowercase()) {
-                    Ok(session) => {
-                        self.session = session;
-                        writeln!(
-                            self.out,
-                            "info string variant {} files {} ranks {} startpos {}",
-                            self.session.variant(),
-                            self.session.files(),
-                            self.session.ranks(),
-                            self.session.start_fen()
-                        )
-                    }
-                    Err(e) => self.error(&format!("setoption UCI_Variant: {e}")),
-                }
+        let lower = name.to_ascii_lowercase();
+        if lower == "clear hash" {
+            self.shared.tt.clear();
+            return;
+        }
+        let Some(value) = value.filter(|v| !v.is_empty()) else {
+            return self.error(&format!("setoption {name}: missing value"));
+        };
+        let spin = |min: u64, max: u64| -> Result<u64, String> {
+            match value.parse::<u64>() {
+                Ok(v) if (min..=max).contains(&v) => Ok(v),
+                _ => Err(format!(
+                    "setoption {name}: '{value}' is not a number from {min} to {max}"
+                )),
             }
-            _ => self.error(&format!("setoption: unknown option '{name}'")),
+        };
+        let result = match lower.as_str() {
+            "uci_variant" => match variants::new_session(&value.to_ascii_lowercase()) {
+                Ok(session) => {
+                    self.session = session;
+                    self.say(&format!(
+                        "info string variant {} files {} ranks {} startpos {}",
+                        self.session.variant(),
+                        self.session.files(),
+                        self.session.ranks(),
+                        self.session.start_fen()
+                    ));
+                    Ok(())
+                }
+                Err(e) => Err(format!("setoption UCI_Variant: {e}")),
+            },
+            "hash" => spin(1, MAX_HASH_MB as u64).map(|mb| {
+                self.hash_mb = mb as usize;
+                self.shared = Arc::new(Shared::new(self.hash_mb));
+            }),
+            "threads" => spin(1, MAX_THREADS as u64).map(|t| self.config.threads = t as usize),
+            "multipv" => spin(1, MAX_MULTIPV as u64).map(|m| self.config.multipv = m as usize),
+            "move overhead" => spin(0, MAX_MOVE_OVERHEAD_MS)
+                .map(|ms| self.config.move_overhead = Duration::from_millis(ms)),
+            "ponder" => match value.to_ascii_lowercase().as_str() {
+                v @ ("true" | "false") => {
+                    self.ponder_option = v == "true";
+                    Ok(())
+                }
+                _ => Err(format!("setoption Ponder: '{value}' is not true or false")),
+            },
+            "search" => match SEARCH_KINDS.iter().find(|k| k.eq_ignore_ascii_case(&value)) {
+                Some(k) => {
+                    self.search_kind = k;
+                    Ok(())
+                }
+                None => Err(format!(
+                    "setoption Search: '{value}' is not one of {}",
+                    SEARCH_KINDS.join(", ")
+                )),
+            },
+            _ => Err(format!("setoption: unknown option '{name}'")),
+        };
+        if let Err(e) = result {
+            self.error(&e);
         }
     }
 
-    fn position(&mut self, args: &[&str]) -> std::io::Result<()> {
+    fn position(&mut self, args: &[&str]) {
         let moves_at = args.iter().position(|&t| t == "moves");
         let (setup, moves) = match moves_at {
             Some(i) => (&args[..i], &args[i + 1..]),
@@ -147,58 +311,151 @@ impl<W: Write> Uci<W> {
             _ => return self.error("position: expected 'startpos' or 'fen <FEN>'"),
         };
         if let Err(e) = self.session.set_position(fen.as_deref(), moves) {
-            return self.error(&format!("position: {e}"));
-        }
-        Ok(())
-    }
-
-    fn go(&mut self, args: &[&str]) -> std::io::Result<()> {
-        match args {
-            ["perft", depth] => match depth.parse::<u32>() {
-                Ok(d) => self.perft(d),
-                Err(_) => self.error(&format!("go perft: '{depth}' is not a depth")),
-            },
-            ["perft", ..] => self.error("go perft: expected 'go perft <depth>'"),
-            _ => self.error("go: only 'go perft <depth>' is available in this version"),
+            self.error(&format!("position: {e}"));
         }
     }
 
-    fn perft(&mut self, depth: u32) -> std::io::Result<()> {
+    fn go(&mut self, args: &[&str]) {
+        if args.first() == Some(&"perft") {
+            return match args {
+                ["perft", depth] => match depth.parse::<u32>() {
+                    Ok(d) => {
+                        self.finish_search();
+                        self.perft(d)
+                    }
+                    Err(_) => self.error(&format!("go perft: '{depth}' is not a depth")),
+                },
+                _ => self.error("go perft: expected 'go perft <depth>'"),
+            };
+        }
+        let limits = match parse_go(args) {
+            Ok(l) => l,
+            Err(e) => return self.error(&format!("go: {e}")),
+        };
+        self.finish_search();
+        let session = self.session.clone_box();
+        let config = self.config.clone();
+        let shared = Arc::clone(&self.shared);
+        let out = Arc::clone(&self.out);
+        // Before the thread starts, so a `stop` or `ponderhit` right after
+        // `go` is not lost.
+        shared.prepare(&limits);
+        let started = Instant::now();
+        let handle = std::thread::Builder::new()
+            .name("search".into())
+            .stack_size(SEARCH_STACK_BYTES)
+            .spawn(move || {
+                let report = |info: &Info| {
+                    let mut o = out.lock().unwrap_or_else(|e| e.into_inner());
+                    let _ = writeln!(o, "{}", format_info(info));
+                    let _ = o.flush();
+                };
+                let reply = session.search(&limits, &config, &shared, &report);
+                let mut o = out.lock().unwrap_or_else(|e| e.into_inner());
+                let _ = writeln!(o, "{}", format_bestmove(&reply));
+                let _ = o.flush();
+            })
+            .expect("spawn search thread");
+        self.running = Some(RunningSearch { handle, started });
+    }
+
+    fn perft(&self, depth: u32) {
         let lines = self.session.divide(depth, 1, &|_, _, _| {});
+        let mut text = String::new();
         let mut total = 0;
         for line in &lines {
-            writeln!(self.out, "{}: {}", line.mv, line.nodes)?;
+            text.push_str(&format!("{}: {}\n", line.mv, line.nodes));
             total += line.nodes;
         }
         if depth == 0 {
             total = 1;
         }
-        writeln!(self.out)?;
-        writeln!(self.out, "Nodes searched: {total}")?;
-        writeln!(self.out)
+        text.push_str(&format!("\nNodes searched: {total}\n"));
+        self.say(&text);
     }
+}
+
+/// Parses the parameters of `go` (everything but `perft`).
+pub fn parse_go(args: &[&str]) -> Result<Limits, String> {
+    let mut limits = Limits::default();
+    let mut i = 0;
+    while i < args.len() {
+        let key = args[i];
+        let mut number = || -> Result<i64, String> {
+            i += 1;
+            let v = args
+                .get(i)
+                .ok_or_else(|| format!("'{key}' needs a value"))?;
+            v.parse::<i64>()
+                .map_err(|_| format!("'{key}' value '{v}' is not a number"))
+        };
+        match key {
+            // Clocks can go negative in some hosts after a flag fall.
+            "wtime" => limits.time[0] = Some(number()?.max(0) as u64),
+            "btime" => limits.time[1] = Some(number()?.max(0) as u64),
+            "winc" => limits.inc[0] = number()?.max(0) as u64,
+            "binc" => limits.inc[1] = number()?.max(0) as u64,
+            "movestogo" => limits.movestogo = Some(number()?.clamp(1, 1000) as u32),
+            "depth" => limits.depth = Some(number()?.clamp(1, 1000) as u32),
+            "nodes" => limits.nodes = Some(number()?.max(1) as u64),
+            "mate" => limits.mate = Some(number()?.clamp(1, 1000) as u32),
+            "movetime" => limits.movetime = Some(number()?.max(1) as u64),
+            "infinite" => limits.infinite = true,
+            "ponder" => limits.ponder = true,
+            "searchmoves" => {
+                return Err("'searchmoves' is not supported".into());
+            }
+            other => return Err(format!("unknown parameter '{other}'")),
+        }
+        i += 1;
+    }
+    Ok(limits)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    /// A writer whose contents the test can read while the loop holds it.
+    #[derive(Clone, Default)]
+    struct Buffer(Arc<Mutex<Vec<u8>>>);
+
+    impl Write for Buffer {
+        fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+            self.0.lock().unwrap().extend_from_slice(b);
+            Ok(b.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
     fn run(lines: &[&str]) -> String {
-        let mut uci = Uci::new(Vec::new());
+        let buffer = Buffer::default();
+        let mut uci = Uci::new(buffer.clone());
         for line in lines {
-            if uci.handle(line).unwrap() == Flow::Quit {
+            if uci.handle(line) == Flow::Quit {
                 break;
             }
         }
-        String::from_utf8(uci.out).unwrap()
+        // Let a limited search end by itself before reading the output.
+        let deadline = Instant::now() + Duration::from_secs(60);
+        while uci.searching() && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        uci.finish_search();
+        String::from_utf8(buffer.0.lock().unwrap().clone()).unwrap()
     }
 
     #[test]
-    fn handshake_lists_all_variants() {
+    fn handshake_lists_all_variants_and_options() {
         let out = run(&["uci"]);
         assert!(out.starts_with("id name ghast"));
         for v in VARIANTS {
             assert!(out.contains(&format!("var {v}")), "{v} missing in {out}");
+        }
+        for o in ["Hash", "Threads", "MultiPV", "Move Overhead", "Search"] {
+            assert!(out.contains(&format!("option name {o} type")), "{o}: {out}");
         }
         assert!(out.trim_end().ends_with("uciok"));
     }
@@ -219,14 +476,16 @@ mod tests {
             "setoption name Foo value 1",
             "setoption name UCI_Variant value chess",
             "setoption name UCI_Variant value nemoroth",
+            "setoption name Hash value lots",
             "position",
             "go perft x",
-            "go",
+            "go depth",
+            "go wtime abc",
             "frobnicate",
             "go perft 1",
         ]);
         let errors = out.matches("info string error:").count();
-        assert_eq!(errors, 9, "{out}");
+        assert_eq!(errors, 11, "{out}");
         // Still the position after e2e4, Black to move: 20 replies.
         assert!(out.contains("Nodes searched: 20"), "{out}");
         assert!(out.contains("a7a6: 1"), "{out}");
@@ -238,9 +497,40 @@ mod tests {
             "setoption name UCI_Variant value nimrod-corner",
             "go perft 1",
         ]);
-        assert!(out.contains(
-            "info string variant nimrod-corner files 8 ranks 8 startpos kynhp3/qppp4/mp6/ap5P/np4PH/p5PN/3PPPPY/2PNAMQK w - - 0 1"
-        ), "{out}");
+        assert!(
+            out.contains(
+                "info string variant nimrod-corner files 8 ranks 8 startpos kynhp3/qppp4/mp6/ap5P/np4PH/p5PN/3PPPPY/2PNAMQK w - - 0 1"
+            ),
+            "{out}"
+        );
         assert!(out.contains("Nodes searched: 16"), "{out}");
+    }
+
+    #[test]
+    fn go_depth_reports_and_moves() {
+        let out = run(&["position startpos", "go depth 4"]);
+        assert!(out.contains("info depth 4 "), "{out}");
+        let last = out.lines().last().unwrap();
+        assert!(last.starts_with("bestmove "), "{out}");
+    }
+
+    #[test]
+    fn go_parameters_parse() {
+        let l = parse_go(&[
+            "wtime",
+            "1000",
+            "btime",
+            "-5",
+            "winc",
+            "10",
+            "movestogo",
+            "3",
+        ])
+        .unwrap();
+        assert_eq!(l.time, [Some(1000), Some(0)]);
+        assert_eq!(l.inc, [10, 0]);
+        assert_eq!(l.movestogo, Some(3));
+        assert!(parse_go(&["depth"]).is_err());
+        assert!(parse_go(&["bogus"]).is_err());
     }
 }

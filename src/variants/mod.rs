@@ -10,6 +10,17 @@ pub mod nimrod;
 
 use crate::game::{Game, GameError, GameState, MoveBuffer, Outcome};
 use crate::perft::{self, DivideLine};
+use crate::search::{self, Config, Info, Limits, Shared};
+
+/// What a search returns, in the game's notation.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SearchReply {
+    pub best: Option<String>,
+    pub ponder: Option<String>,
+    pub score: search::Score,
+    pub depth: u32,
+    pub nodes: u64,
+}
 
 /// Every variant name the engine knows, in the order `uci` lists them.
 pub const VARIANTS: [&str; 6] = [
@@ -25,7 +36,8 @@ pub const VARIANTS: [&str; 6] = [
 pub const DEFAULT_VARIANT: &str = "nimrod";
 
 /// A game in progress, whatever the variant.
-pub trait Session: Send {
+pub trait Session: Send + Sync {
+    fn clone_box(&self) -> Box<dyn Session>;
     fn variant(&self) -> &'static str;
     /// Board size and start position, for `info string variant ...`.
     fn files(&self) -> u32;
@@ -39,6 +51,14 @@ pub trait Session: Send {
     fn legal_moves(&self) -> Vec<String>;
     fn outcome(&self) -> Option<Outcome>;
     fn display(&self) -> String;
+    /// Searches the current position (see [`search::search`]).
+    fn search(
+        &self,
+        limits: &Limits,
+        config: &Config,
+        shared: &Shared,
+        report: &(dyn Fn(&Info) + Sync),
+    ) -> SearchReply;
     /// Perft divide of the current position.
     fn divide(
         &self,
@@ -49,6 +69,30 @@ pub trait Session: Send {
 }
 
 impl<G: Game> Session for GameState<G> {
+    fn clone_box(&self) -> Box<dyn Session> {
+        Box::new(self.clone())
+    }
+    fn search(
+        &self,
+        limits: &Limits,
+        config: &Config,
+        shared: &Shared,
+        report: &(dyn Fn(&Info) + Sync),
+    ) -> SearchReply {
+        let outcome = search::search(self, limits, config, shared, report);
+        let best = outcome.best.map(|m| self.position.move_to_string(m));
+        let ponder = match (outcome.best, outcome.ponder) {
+            (Some(b), Some(p)) => Some(self.position.play(b).move_to_string(p)),
+            _ => None,
+        };
+        SearchReply {
+            best,
+            ponder,
+            score: search::Score::from_internal(outcome.score),
+            depth: outcome.depth,
+            nodes: outcome.nodes,
+        }
+    }
     fn variant(&self) -> &'static str {
         G::VARIANT
     }

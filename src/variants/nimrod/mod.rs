@@ -7,9 +7,11 @@
 //! compile time. Piece movement is derived from each side's forward vector
 //! in [`pieces`]; [`movegen`] generates strictly legal moves.
 
+pub mod eval;
 pub mod movegen;
 pub mod pieces;
 pub mod position;
+mod tactics;
 
 use crate::bitboard::{parse_square, square_name, squares};
 use crate::game::{
@@ -195,6 +197,66 @@ impl<F: Flavor> Game for Position<F> {
             ));
         }
         err(format!("illegal move '{text}' in {}", self.to_fen()))
+    }
+
+    const HISTORY_SIZE: usize = 64 * 64;
+
+    fn in_check(&self) -> bool {
+        Position::in_check(self)
+    }
+
+    #[inline]
+    fn is_tactical(&self, mv: Move) -> bool {
+        self.board[mv.to() as usize] != pieces::EMPTY
+            || mv.flag() == position::FLAG_EP
+            || mv.flag() == position::FLAG_DRAGON
+            || mv.promotion().is_some()
+    }
+
+    #[inline]
+    fn tactical_moves(&self, _history: &History, out: &mut Self::Moves) {
+        out.clear();
+        self.generate_tactical(out);
+    }
+
+    #[inline]
+    fn tactical_score(&self, mv: Move) -> i32 {
+        self.mvv_lva(mv)
+    }
+
+    fn see_at_least(&self, mv: Move, threshold: i32) -> bool {
+        self.see(mv) >= threshold
+    }
+
+    fn evaluate(&self) -> i32 {
+        eval::evaluate(self)
+    }
+
+    fn null_move(&self) -> Option<Self> {
+        // Zugzwang is likely when the mover has only King and Pawns.
+        if self.in_check() || !self.has_non_pawn_material(self.side.index()) {
+            return None;
+        }
+        Some(self.pass())
+    }
+
+    fn no_moves_loses(&self) -> bool {
+        Position::in_check(self)
+    }
+
+    fn is_rule_draw(&self, history: &History) -> bool {
+        self.halfmove >= 100 || self.bare_kings() || history.contains(self.hash())
+    }
+
+    #[inline(always)]
+    fn encode_move(mv: Move) -> u32 {
+        // a1a1 is never a move, so real moves encode as nonzero.
+        mv.0 as u32
+    }
+
+    #[inline(always)]
+    fn history_index(&self, mv: Move) -> usize {
+        (mv.0 & 0x0fff) as usize
     }
 
     fn display(&self) -> String {

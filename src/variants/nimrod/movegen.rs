@@ -90,6 +90,18 @@ impl<F: Flavor> Position<F> {
     /// Generates every legal move into `sink`.
     #[inline]
     pub fn generate<S: Sink>(&self, sink: &mut S) {
+        self.generate_moves::<S, false>(sink)
+    }
+
+    /// Generates the legal tactical moves only: captures, en passant, Pawn
+    /// promotions and dragon promotions (what quiescence search tries).
+    #[inline]
+    pub fn generate_tactical<S: Sink>(&self, sink: &mut S) {
+        self.generate_moves::<S, true>(sink)
+    }
+
+    #[inline]
+    fn generate_moves<S: Sink, const TACTICAL: bool>(&self, sink: &mut S) {
         let t = Self::tables();
         let geo = &*GEOMETRY;
         let us = self.side.index();
@@ -134,9 +146,12 @@ impl<F: Flavor> Position<F> {
         }
 
         // King moves.
-        let king_targets = t.steps[us][KING][ksq as usize] & !own & !danger;
+        let mut king_targets = t.steps[us][KING][ksq as usize] & !own & !danger;
+        if TACTICAL {
+            king_targets &= enemy;
+        }
         sink.piece_moves(ksq, king_targets, 0);
-        if checkers & (checkers - 1) != 0 {
+        if checkers & checkers.wrapping_sub(1) != 0 {
             return; // double check
         }
 
@@ -182,8 +197,13 @@ impl<F: Flavor> Position<F> {
                 continue;
             }
             let dragon_here = if dragon_of(kind).is_some() { dragon } else { 0 };
+            let allowed_here = if TACTICAL {
+                allowed & (enemy | dragon_here)
+            } else {
+                allowed
+            };
             for sq in squares(pcs) {
-                let mut targets = attacks(t, us, kind, sq, occ) & allowed;
+                let mut targets = attacks(t, us, kind, sq, occ) & allowed_here;
                 if pinned & bit(sq) != 0 {
                     targets &= geo.line[ksq as usize][sq as usize];
                 }
@@ -213,11 +233,14 @@ impl<F: Flavor> Position<F> {
                 sink.pawn_move(sq, to, FLAG_NORMAL, choices);
             }
             targets &= !promo_sq;
+            if TACTICAL {
+                targets &= enemy;
+            }
             if targets != 0 {
                 sink.piece_moves(sq, targets, 0);
             }
             // Double step (FIDE orientation): both squares empty.
-            if !F::CORNER && pushes != 0 && t.double_step_rank[us] & bit(sq) != 0 {
+            if !TACTICAL && !F::CORNER && pushes != 0 && t.double_step_rank[us] & bit(sq) != 0 {
                 let mid = pushes.trailing_zeros() as Square;
                 let to2 = t.pawn_push[us][mid as usize] & empty & target & pin_line;
                 if to2 != 0 {
@@ -239,7 +262,7 @@ impl<F: Flavor> Position<F> {
         }
 
         // Castling (FIDE orientation; the rights imply the pieces are home).
-        if !F::CORNER && checkers == 0 && self.castling != 0 {
+        if !TACTICAL && !F::CORNER && checkers == 0 && self.castling != 0 {
             for castle in &CASTLES[us] {
                 if self.castling & castle.right != 0
                     && occ & castle.empty == 0

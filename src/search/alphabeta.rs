@@ -1,0 +1,776 @@
+//! Principal variation search with iterative deepening, for any [`Game`].
+//!
+//! Per node: transposition table cutoffs, mate distance pruning, check
+//! extension, reverse futility pruning, null-move pruning where the game
+//! allows it, then the moves in order (table move, good tactical moves by
+//! the game's ordering, killers, history, losing tactical moves) with late
+//! move reductions, late move pruning and futility pruning of quiet moves.
+//! Leaves go to a quiescence search over the moves the game calls tactical.
+
+use super::params::SearchParams;
+use super::time::{self, Budget};
+use super::tt::Bound;
+use super::{Config, INFINITY, Info, Limits, MATE, MATE_BOUND, MAX_PLY, Outcome, Score, Shared};
+use crate::game::{Game, GameState, History, MoveBuffer};
+use std::sync::atomic::Ordering;
+use std::time::Instant;
+
+/// Nodes between two looks at the clock and the shared node counter.
+const CHECK_INTERVAL: u64 = 512;
+/// Ordering bands; inside a band the finer score decides.
+const TT_MOVE_SCORE: i32 = 1 << 30;
+const GOOD_TACTICAL_SCORE: i32 = 1 << 28;
+const KILLER_SCORE: i32 = 1 << 26;
+const BAD_TACTICAL_SCORE: i32 = -(1 << 26);
+/// History values stay within +-HISTORY_MAX.
+const HISTORY_MAX: i32 = 16_384;
+
+struct RootMove<M> {
+    mv: M,
+    score: i32,
+    pv: Vec<M>,
+}
+
+pub struct Worker<'a, G: Game> {
+    root: &'a GameState<G>,
+    limits: &'a Limits,
+    params: &'a SearchParams,
+    config: &'a Config,
+    shared: &'a Shared,
+    start: Instant,
+    id: usize,
+    budget: Option<Budget>,
+    /// Game history plus the positions on the current search path.
+    history: History,
+    nodes: u64,
+    unflushed_nodes: u64,
+    seldepth: usize,
+    stopped: bool,
+    killers: Vec<[Option<G::Move>; 2]>,
+    quiet_history: Vec<i32>,
+    pv: Vec<Vec<G::Move>>,
+    scores: Vec<Vec<i32>>,
+    eval_stack: Vec<i32>,
+    lmr: Vec<[i32; 64]>,
+    root_moves: Vec<RootMove<G::Move>>,
+    completed_depth: u32,
+}
+
+fn score_to_tt(score: i32, ply: usize) -> i32 {
+    if score >= MATE_BOUND {
+        score + ply as i32
+    } else if score <= -MATE_BOUND {
+        score - ply as i32
+    } else {
+        score
+    }
+}
+
+fn score_from_tt(score: i32, ply: usize) -> i32 {
+    if score >= MATE_BOUND {
+        score - ply as i32
+    } else if score <= -MATE_BOUND {
+        score + ply as i32
+    } else {
+        score
+    }
+}
+
+impl<'a, G: Game> Worker<'a, G> {
+    pub fn new(
+        root: &'a GameState<G>,
+        limits: &'a Limits,
+        config: &'a Config,
+        shared: &'a Shared,
+        start: Instant,
+        id: usize,
+    ) -> Self {
+        let params = &config.params;
+        let lmr = (0..64)
+            .map(|d| {
+                let mut row = [0; 64];
+                for (m, r) in row.iter_mut().enumerate() {
+                    if d > 0 && m > 0 {
+                        let x = params.lmr_base
+                            + (d as f64).ln() * (m as f64).ln() / params.lmr_divisor;
+                        *r = x.max(0.0) as i32;
+                    }
+                }
+                row
+            })
+            .collect();
+        Worker {
+            root,
+            limits,
+            params,
+            config,
+            shared,
+            start,
+            id,
+            budget: time::budget(limits, root.position.side_to_move(), config.move_overhead),
+            history: root.history.clone(),
+            nodes: 0,
+            unflushed_nodes: 0,
+            seldepth: 0,
+            stopped: false,
+            killers: vec![[None, None]; MAX_PLY + 2],
+            quiet_history: vec![0; G::HISTORY_SIZE * 2],
+            pv: (0..=MAX_PLY + 1)
+                .map(|_| Vec::with_capacity(MAX_PLY))
+                .collect(),
+            scores: (0..=MAX_PLY + 1).map(|_| Vec::new()).collect(),
+            eval_stack: vec![0; MAX_PLY + 2],
+            lmr,
+            root_moves: Vec::new(),
+            completed_depth: 0,
+        }
+    }
+
+    pub fn completed_depth(&self) -> u32 {
+        self.completed_depth
+    }
+
+    fn total_nodes(&self) -> u64 {
+        self.shared.nodes.load(Ordering::Relaxed) + self.unflushed_nodes
+    }
+
+    fn elapsed_for_clock(&self) -> std::time::Duration {
+        let since_start = self.start.elapsed();
+        let ponderhit =
+            std::time::Duration::from_millis(self.shared.ponderhit_ms.load(Ordering::Relaxed));
+        since_start.saturating_sub(ponderhit)
+    }
+
+    /// Whether the search must unwind now.
+    #[inline]
+    fn should_stop(&mut self) -> bool {
+        if self.stopped {
+            return true;
+        }
+        if self.id == 0
+            && let Some(limit) = self.limits.nodes
+        {
+            // One thread: the exact count, so node-limited searches are
+            // reproducible.
+            let n = if self.config.threads <= 1 {
+                self.nodes
+            } else {
+                self.total_nodes()
+            };
+            if n >= limit {
+                self.shared.stop.store(true, Ordering::Release);
+            }
+        }
+        if self.unflushed_nodes >= CHECK_INTERVAL {
+            self.shared
+                .nodes
+                .fetch_add(self.unflushed_nodes, Ordering::Relaxed);
+            self.unflushed_nodes = 0;
+            // Never stop on time before the first iteration has a move.
+            if self.id == 0
+                && !self.shared.pondering.load(Ordering::Acquire)
+                && let Some(b) = self.budget
+                && self.completed_depth > 0
+                && self.elapsed_for_clock() >= b.hard
+            {
+                self.shared.stop.store(true, Ordering::Release);
+            }
+        }
+        if self.shared.stop.load(Ordering::Relaxed) {
+            self.stopped = true;
+        }
+        self.stopped
+    }
+
+    /// Iterative deepening; returns the best move of the last finished
+    /// iteration.
+    pub fn iterate(&mut self, report: &(dyn Fn(&Info) + Sync)) -> Outcome<G::Move> {
+        let root = self.root.position.clone();
+        let mut moves = G::Moves::default();
+        root.legal_moves(&self.history, &mut moves);
+        if moves.is_empty() {
+            return Outcome {
+                best: None,
+                ponder: None,
+                score: if root.no_moves_loses() { -MATE } else { 0 },
+                depth: 0,
+                nodes: 0,
+            };
+        }
+        // Table move first, then tactical moves, for the first iteration.
+        let tt_move = self.shared.tt.probe(root.hash()).map(|e| e.mv).unwrap_or(0);
+        let mut ordered: Vec<(i32, G::Move)> = moves
+            .as_slice()
+            .iter()
+            .map(|&m| {
+                let s = if G::encode_move(m) == tt_move {
+                    TT_MOVE_SCORE
+                } else if root.is_tactical(m) {
+                    GOOD_TACTICAL_SCORE + root.tactical_score(m)
+                } else {
+                    0
+                };
+                (s, m)
+            })
+            .collect();
+        ordered.sort_by_key(|&(s, _)| std::cmp::Reverse(s));
+        self.root_moves = ordered
+            .into_iter()
+            .map(|(_, mv)| RootMove {
+                mv,
+                score: -INFINITY,
+                pv: vec![mv],
+            })
+            .collect();
+
+        let max_depth = self
+            .limits
+            .depth
+            .map(|d| d.clamp(1, MAX_PLY as u32 - 1))
+            .unwrap_or(MAX_PLY as u32 - 1);
+        let multipv = self.config.multipv.clamp(1, self.root_moves.len());
+        let mut best = Outcome {
+            best: Some(self.root_moves[0].mv),
+            ponder: None,
+            score: 0,
+            depth: 0,
+            nodes: 0,
+        };
+        let mut previous_scores = vec![0; multipv];
+        let mut depth = 1 + (self.id % 2) as u32;
+        while depth <= max_depth {
+            self.seldepth = 0;
+            for (pv_index, previous) in previous_scores.iter_mut().enumerate() {
+                let score = self.aspiration(&root, depth as i32, *previous, pv_index);
+                if self.stopped {
+                    break;
+                }
+                *previous = score;
+                // Bring the line just found to its place.
+                self.root_moves[pv_index..].sort_by_key(|r| std::cmp::Reverse(r.score));
+            }
+            if self.stopped && self.completed_depth > 0 {
+                break;
+            }
+            self.completed_depth = depth;
+            let first = &self.root_moves[0];
+            best = Outcome {
+                best: Some(first.mv),
+                ponder: first.pv.get(1).copied(),
+                score: first.score,
+                depth,
+                nodes: 0,
+            };
+            if self.id == 0 {
+                self.report_lines(&root, depth, multipv, report);
+            }
+            if self.stopped || self.iteration_limits_reached(best.score) {
+                break;
+            }
+            depth += 1;
+        }
+        self.shared
+            .nodes
+            .fetch_add(self.unflushed_nodes, Ordering::Relaxed);
+        self.unflushed_nodes = 0;
+        if best.ponder.is_none()
+            && let Some(mv) = best.best
+        {
+            best.ponder = self.ponder_from_tt(&root, mv);
+        }
+        best.nodes = self.nodes;
+        best
+    }
+
+    /// After an iteration: stop for depth, mate, nodes or time?
+    fn iteration_limits_reached(&mut self, score: i32) -> bool {
+        if self.id != 0 {
+            return false;
+        }
+        if let Some(m) = self.limits.mate
+            && score >= MATE_BOUND
+            && (MATE - score + 1) / 2 <= m as i32
+        {
+            return true;
+        }
+        if self.shared.pondering.load(Ordering::Acquire) {
+            return false;
+        }
+        if let Some(b) = self.budget {
+            let one_move = self.root_moves.len() == 1;
+            if one_move || self.elapsed_for_clock() >= b.soft.mul_f64(time::ITERATION_START_SHARE) {
+                return true;
+            }
+        }
+        false
+    }
+
+    fn ponder_from_tt(&self, root: &G, mv: G::Move) -> Option<G::Move> {
+        let child = root.play(mv);
+        let entry = self.shared.tt.probe(child.hash())?;
+        let mut history = self.history.clone();
+        history.push(root.repetition_key());
+        let mut moves = G::Moves::default();
+        child.legal_moves(&history, &mut moves);
+        moves
+            .as_slice()
+            .iter()
+            .copied()
+            .find(|&m| G::encode_move(m) == entry.mv)
+    }
+
+    fn report_lines(&self, root: &G, depth: u32, multipv: usize, report: &(dyn Fn(&Info) + Sync)) {
+        let elapsed = self.start.elapsed();
+        let nodes = self.total_nodes();
+        let ms = elapsed.as_millis() as u64;
+        let nps = (nodes as f64 / elapsed.as_secs_f64().max(1e-3)) as u64;
+        let hashfull = self.shared.tt.hashfull();
+        for (i, rm) in self.root_moves.iter().take(multipv).enumerate() {
+            if rm.score == -INFINITY {
+                continue;
+            }
+            let mut pos = root.clone();
+            let pv = rm
+                .pv
+                .iter()
+                .map(|&m| {
+                    let s = pos.move_to_string(m);
+                    pos = pos.play(m);
+                    s
+                })
+                .collect();
+            report(&Info {
+                depth,
+                seldepth: self.seldepth.max(depth as usize) as u32,
+                multipv: i + 1,
+                score: Score::from_internal(rm.score),
+                bound: None,
+                nodes,
+                nps,
+                hashfull,
+                time_ms: ms,
+                pv,
+            });
+        }
+    }
+
+    /// Searches the root with a window around the previous score, widening
+    /// it on failure.
+    fn aspiration(&mut self, root: &G, depth: i32, previous: i32, pv_index: usize) -> i32 {
+        let mut delta = self.params.aspiration_window;
+        let (mut alpha, mut beta) =
+            if depth >= self.params.aspiration_min_depth && previous.abs() < MATE_BOUND {
+                (previous - delta, previous + delta)
+            } else {
+                (-INFINITY, INFINITY)
+            };
+        loop {
+            let score = self.search_root(root, depth, alpha, beta, pv_index);
+            if self.stopped {
+                return score;
+            }
+            if score <= alpha && alpha > -INFINITY {
+                beta = (alpha + beta) / 2;
+                alpha = (score - delta).max(-INFINITY);
+            } else if score >= beta && beta < INFINITY {
+                beta = (score + delta).min(INFINITY);
+            } else {
+                return score;
+            }
+            delta += delta;
+            if delta > 1000 {
+                alpha = -INFINITY;
+                beta = INFINITY;
+            }
+        }
+    }
+
+    fn search_root(
+        &mut self,
+        root: &G,
+        depth: i32,
+        mut alpha: i32,
+        beta: i32,
+        pv_index: usize,
+    ) -> i32 {
+        let mut best = -INFINITY;
+        let key = root.repetition_key();
+        for i in pv_index..self.root_moves.len() {
+            let mv = self.root_moves[i].mv;
+            let child = root.play(mv);
+            self.history.push(key);
+            let score = if i == pv_index {
+                -self.negamax(&child, depth - 1, -beta, -alpha, 1, true)
+            } else {
+                let mut s = -self.negamax(&child, depth - 1, -alpha - 1, -alpha, 1, true);
+                if s > alpha && s < beta {
+                    s = -self.negamax(&child, depth - 1, -beta, -alpha, 1, true);
+                }
+                s
+            };
+            self.history.pop();
+            if self.stopped {
+                break;
+            }
+            if i == pv_index || score > alpha {
+                let rm = &mut self.root_moves[i];
+                rm.score = score;
+                rm.pv.clear();
+                rm.pv.push(mv);
+                rm.pv.extend_from_slice(&self.pv[1]);
+            } else {
+                self.root_moves[i].score = -INFINITY;
+            }
+            if score > best {
+                best = score;
+            }
+            if score > alpha {
+                alpha = score;
+                if score >= beta {
+                    break;
+                }
+            }
+        }
+        best
+    }
+
+    fn negamax(
+        &mut self,
+        pos: &G,
+        mut depth: i32,
+        mut alpha: i32,
+        mut beta: i32,
+        ply: usize,
+        null_allowed: bool,
+    ) -> i32 {
+        let pv_node = beta - alpha > 1;
+        self.pv[ply].clear();
+        if self.should_stop() {
+            return 0;
+        }
+        let in_check = pos.in_check();
+        if in_check {
+            depth += 1;
+        }
+        if depth <= 0 {
+            return self.qsearch(pos, alpha, beta, ply);
+        }
+        self.nodes += 1;
+        self.unflushed_nodes += 1;
+        self.seldepth = self.seldepth.max(ply);
+
+        if pos.is_rule_draw(&self.history) {
+            return 0;
+        }
+        // Mate distance pruning: no line here beats a shorter mate found.
+        alpha = alpha.max(-MATE + ply as i32);
+        beta = beta.min(MATE - ply as i32 - 1);
+        if alpha >= beta {
+            return alpha;
+        }
+        if ply >= MAX_PLY - 1 {
+            return pos.evaluate();
+        }
+
+        let key = pos.hash();
+        let entry = self.shared.tt.probe(key);
+        let tt_move = entry.map(|e| e.mv).unwrap_or(0);
+        if let Some(e) = entry {
+            let s = score_from_tt(e.score, ply);
+            if !pv_node
+                && e.depth >= depth
+                && match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => s >= beta,
+                    Bound::Upper => s <= alpha,
+                    Bound::None => false,
+                }
+            {
+                return s;
+            }
+        }
+
+        let mut moves = G::Moves::default();
+        pos.legal_moves(&self.history, &mut moves);
+        if moves.is_empty() {
+            return if pos.no_moves_loses() {
+                -MATE + ply as i32
+            } else {
+                0
+            };
+        }
+
+        let eval = if in_check { -INFINITY } else { pos.evaluate() };
+        self.eval_stack[ply] = eval;
+        let improving = !in_check && ply >= 2 && eval > self.eval_stack[ply - 2];
+        let p = self.params;
+
+        if !pv_node && !in_check {
+            // Reverse futility: far above beta, a quiet position stays there.
+            if depth <= p.rfp_max_depth
+                && beta.abs() < MATE_BOUND
+                && eval - p.rfp_margin * (depth - improving as i32) >= beta
+            {
+                return eval;
+            }
+            // Null move, where the game says passing is safe to assume.
+            if null_allowed
+                && depth >= p.nmp_min_depth
+                && eval >= beta
+                && let Some(null) = pos.null_move()
+            {
+                let r = p.nmp_base + depth / p.nmp_divisor;
+                self.history.push(pos.repetition_key());
+                let score = -self.negamax(&null, depth - 1 - r, -beta, -beta + 1, ply + 1, false);
+                self.history.pop();
+                if self.stopped {
+                    return 0;
+                }
+                if score >= beta {
+                    return if score >= MATE_BOUND { beta } else { score };
+                }
+            }
+        }
+
+        // Move ordering scores.
+        let mut scores = std::mem::take(&mut self.scores[ply]);
+        scores.clear();
+        let color = pos.side_to_move().index();
+        let killers = self.killers[ply];
+        for &mv in moves.as_slice() {
+            let s = if G::encode_move(mv) == tt_move {
+                TT_MOVE_SCORE
+            } else if pos.is_tactical(mv) {
+                if pos.see_at_least(mv, 0) {
+                    GOOD_TACTICAL_SCORE + pos.tactical_score(mv)
+                } else {
+                    BAD_TACTICAL_SCORE + pos.tactical_score(mv)
+                }
+            } else if killers[0] == Some(mv) {
+                KILLER_SCORE
+            } else if killers[1] == Some(mv) {
+                KILLER_SCORE - 1
+            } else {
+                self.quiet_history[color * G::HISTORY_SIZE + pos.history_index(mv)]
+            };
+            scores.push(s);
+        }
+
+        let rep_key = pos.repetition_key();
+        let original_alpha = alpha;
+        let mut best_score = -INFINITY;
+        let mut best_move = None;
+        let mut searched = 0usize;
+        let mut quiets_tried = 0usize;
+        let n = moves.len();
+        let list = moves.as_mut_slice();
+        for i in 0..n {
+            // Selection sort: bring the best remaining move to i.
+            let mut top = i;
+            for j in i + 1..n {
+                if scores[j] > scores[top] {
+                    top = j;
+                }
+            }
+            list.swap(i, top);
+            scores.swap(i, top);
+            let mv = list[i];
+            let quiet = !pos.is_tactical(mv);
+
+            if !pv_node && !in_check && quiet && best_score > -MATE_BOUND {
+                if depth <= p.lmp_max_depth && quiets_tried >= p.lmp_base + (depth * depth) as usize
+                {
+                    continue;
+                }
+                if depth <= p.futility_max_depth
+                    && eval + p.futility_base + p.futility_margin * depth <= alpha
+                {
+                    continue;
+                }
+            }
+
+            let child = pos.play(mv);
+            self.history.push(rep_key);
+            let new_depth = depth - 1;
+            let score = if searched == 0 {
+                -self.negamax(&child, new_depth, -beta, -alpha, ply + 1, true)
+            } else {
+                let mut r = 0;
+                if depth >= p.lmr_min_depth && searched >= p.lmr_full_moves && quiet && !in_check {
+                    r = self.lmr[(depth as usize).min(63)][searched.min(63)];
+                    r += !pv_node as i32;
+                    r -= improving as i32;
+                    r = r.clamp(0, new_depth - 1);
+                }
+                let mut s = -self.negamax(&child, new_depth - r, -alpha - 1, -alpha, ply + 1, true);
+                if s > alpha && r > 0 {
+                    s = -self.negamax(&child, new_depth, -alpha - 1, -alpha, ply + 1, true);
+                }
+                if s > alpha && s < beta {
+                    s = -self.negamax(&child, new_depth, -beta, -alpha, ply + 1, true);
+                }
+                s
+            };
+            self.history.pop();
+            if self.stopped {
+                self.scores[ply] = scores;
+                return 0;
+            }
+            searched += 1;
+            if quiet {
+                quiets_tried += 1;
+            }
+
+            if score > best_score {
+                best_score = score;
+                best_move = Some(mv);
+                if score > alpha {
+                    alpha = score;
+                    let (head, tail) = self.pv.split_at_mut(ply + 1);
+                    let line = &mut head[ply];
+                    line.clear();
+                    line.push(mv);
+                    line.extend_from_slice(&tail[0]);
+                    if score >= beta {
+                        if quiet {
+                            self.reward_quiet(pos, ply, depth, mv, &list[..i]);
+                        }
+                        break;
+                    }
+                }
+            }
+        }
+        self.scores[ply] = scores;
+
+        let bound = if best_score >= beta {
+            Bound::Lower
+        } else if alpha > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        let mv_bits = best_move.map(G::encode_move).unwrap_or(0);
+        self.shared
+            .tt
+            .store(key, mv_bits, score_to_tt(best_score, ply), depth, bound);
+        best_score
+    }
+
+    /// A quiet move caused a cutoff: killer, history bonus, and a malus for
+    /// the quiet moves tried before it.
+    fn reward_quiet(&mut self, pos: &G, ply: usize, depth: i32, mv: G::Move, before: &[G::Move]) {
+        let k = &mut self.killers[ply];
+        if k[0] != Some(mv) {
+            k[1] = k[0];
+            k[0] = Some(mv);
+        }
+        let color = pos.side_to_move().index();
+        let bonus = (depth * depth).min(HISTORY_MAX / 4);
+        let mut update = |m: G::Move, delta: i32| {
+            let slot = &mut self.quiet_history[color * G::HISTORY_SIZE + pos.history_index(m)];
+            // Gravity keeps values bounded and lets old lessons fade.
+            *slot += delta - *slot * delta.abs() / HISTORY_MAX;
+        };
+        update(mv, bonus);
+        for &m in before {
+            if !pos.is_tactical(m) {
+                update(m, -bonus);
+            }
+        }
+    }
+
+    fn qsearch(&mut self, pos: &G, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+        self.pv[ply].clear();
+        if self.should_stop() {
+            return 0;
+        }
+        self.nodes += 1;
+        self.unflushed_nodes += 1;
+        self.seldepth = self.seldepth.max(ply);
+
+        if ply >= MAX_PLY - 1 {
+            return pos.evaluate();
+        }
+        // In check every evasion is tried (and mate is seen); otherwise only
+        // tactical moves, and stalemates are left to the main search.
+        let in_check = pos.in_check();
+        let mut moves = G::Moves::default();
+        if in_check {
+            pos.legal_moves(&self.history, &mut moves);
+            if moves.is_empty() {
+                return if pos.no_moves_loses() {
+                    -MATE + ply as i32
+                } else {
+                    0
+                };
+            }
+        } else {
+            pos.tactical_moves(&self.history, &mut moves);
+        }
+        let mut best = if in_check { -INFINITY } else { pos.evaluate() };
+        if best >= beta {
+            return best;
+        }
+        alpha = alpha.max(best);
+
+        let mut scores = std::mem::take(&mut self.scores[ply]);
+        scores.clear();
+        for &mv in moves.as_slice() {
+            // Out of check every move is tried; otherwise the game's
+            // tactical moves that do not lose material.
+            let s = if pos.is_tactical(mv) {
+                if in_check || pos.see_at_least(mv, self.params.qsearch_see_threshold) {
+                    GOOD_TACTICAL_SCORE + pos.tactical_score(mv)
+                } else {
+                    i32::MIN
+                }
+            } else if in_check {
+                0
+            } else {
+                i32::MIN
+            };
+            scores.push(s);
+        }
+        let rep_key = pos.repetition_key();
+        let n = moves.len();
+        let list = moves.as_mut_slice();
+        for i in 0..n {
+            let mut top = i;
+            for j in i + 1..n {
+                if scores[j] > scores[top] {
+                    top = j;
+                }
+            }
+            if scores[top] == i32::MIN {
+                break;
+            }
+            list.swap(i, top);
+            scores.swap(i, top);
+            let mv = list[i];
+            let child = pos.play(mv);
+            self.history.push(rep_key);
+            let score = -self.qsearch(&child, -beta, -alpha, ply + 1);
+            self.history.pop();
+            if self.stopped {
+                self.scores[ply] = scores;
+                return 0;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    let (head, tail) = self.pv.split_at_mut(ply + 1);
+                    let line = &mut head[ply];
+                    line.clear();
+                    line.push(mv);
+                    line.extend_from_slice(&tail[0]);
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        self.scores[ply] = scores;
+        best
+    }
+}

@@ -1,0 +1,209 @@
+//! The shared transposition table: lock-free, safe under racing writes.
+//!
+//! Each entry is two atomic words, `key ^ data` and `data` (the "lockless
+//! hashing" scheme): a reader accepts an entry only if the stored
+//! `key ^ data`, xored with the stored `data`, gives back its own key. A
+//! write torn between two threads fails that test, so a racing write can
+//! lose an entry but never hands out a mixed one. The move in an entry is
+//! still only a hint: the search plays it only if it is in the legal list.
+//!
+//! ```text
+//! data: bits  0..32  move (game-defined encoding, 0 = none)
+//!       bits 32..48  score (i16, mate scores relative to this node)
+//!       bits 48..56  depth (u8)
+//!       bits 56..58  bound (0 none, 1 upper, 2 lower, 3 exact)
+//!       bits 58..64  generation (6 bits) for replacement
+//! ```
+//!
+//! Buckets of four entries (64 bytes, one cache line); replacement prefers
+//! the same key, then an empty slot, then the shallowest or oldest entry.
+
+use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Bound {
+    None = 0,
+    Upper = 1,
+    Lower = 2,
+    Exact = 3,
+}
+
+#[derive(Clone, Copy, Debug)]
+pub struct Entry {
+    pub mv: u32,
+    pub score: i32,
+    pub depth: i32,
+    pub bound: Bound,
+}
+
+struct Slot {
+    check: AtomicU64,
+    data: AtomicU64,
+}
+
+const BUCKET: usize = 4;
+
+pub struct TranspositionTable {
+    slots: Vec<Slot>,
+    buckets: usize,
+    generation: AtomicU8,
+}
+
+fn pack(mv: u32, score: i32, depth: i32, bound: Bound, generation: u8) -> u64 {
+    mv as u64
+        | ((score as i16 as u16) as u64) << 32
+        | (depth.clamp(0, 255) as u64) << 48
+        | (bound as u64) << 56
+        | ((generation & 63) as u64) << 58
+}
+
+fn unpack(data: u64) -> Entry {
+    Entry {
+        mv: data as u32,
+        score: (data >> 32) as u16 as i16 as i32,
+        depth: ((data >> 48) & 0xff) as i32,
+        bound: match (data >> 56) & 3 {
+            1 => Bound::Upper,
+            2 => Bound::Lower,
+            3 => Bound::Exact,
+            _ => Bound::None,
+        },
+    }
+}
+
+impl TranspositionTable {
+    /// A table of about `mb` megabytes (at least one bucket).
+    pub fn new(mb: usize) -> Self {
+        let bytes = mb.max(1) * 1024 * 1024;
+        let buckets = (bytes / (BUCKET * 16)).max(1);
+        let mut slots = Vec::with_capacity(buckets * BUCKET);
+        slots.resize_with(buckets * BUCKET, || Slot {
+            check: AtomicU64::new(0),
+            data: AtomicU64::new(0),
+        });
+        TranspositionTable {
+            slots,
+            buckets,
+            generation: AtomicU8::new(0),
+        }
+    }
+
+    pub fn clear(&self) {
+        for s in &self.slots {
+            s.check.store(0, Ordering::Relaxed);
+            s.data.store(0, Ordering::Relaxed);
+        }
+        self.generation.store(0, Ordering::Relaxed);
+    }
+
+    /// Called once per search so old entries are replaced first.
+    pub fn new_search(&self) {
+        self.generation.fetch_add(1, Ordering::Relaxed);
+    }
+
+    #[inline(always)]
+    fn bucket(&self, key: u64) -> &[Slot] {
+        // Multiply-shift maps the key onto the buckets without a modulo.
+        let index = ((key as u128 * self.buckets as u128) >> 64) as usize;
+        &self.slots[index * BUCKET..(index + 1) * BUCKET]
+    }
+
+    pub fn probe(&self, key: u64) -> Option<Entry> {
+        for slot in self.bucket(key) {
+            let data = slot.data.load(Ordering::Relaxed);
+            let check = slot.check.load(Ordering::Relaxed);
+            if data != 0 && check ^ data == key {
+                return Some(unpack(data));
+            }
+        }
+        None
+    }
+
+    pub fn store(&self, key: u64, mv: u32, score: i32, depth: i32, bound: Bound) {
+        let generation = self.generation.load(Ordering::Relaxed) & 63;
+        let bucket = self.bucket(key);
+        let mut victim = 0;
+        let mut victim_worth = i32::MAX;
+        for (i, slot) in bucket.iter().enumerate() {
+            let data = slot.data.load(Ordering::Relaxed);
+            let check = slot.check.load(Ordering::Relaxed);
+            if data == 0 || check ^ data == key {
+                victim = i;
+                if data != 0 && check ^ data == key {
+                    // Keep the old move when the new result has none.
+                    let old = unpack(data);
+                    let mv = if mv == 0 { old.mv } else { mv };
+                    if bound != Bound::Exact && depth + 2 < old.depth {
+                        return;
+                    }
+                    let d = pack(mv, score, depth, bound, generation);
+                    slot.data.store(d, Ordering::Relaxed);
+                    slot.check.store(key ^ d, Ordering::Relaxed);
+                    return;
+                }
+                break;
+            }
+            let e = unpack(data);
+            let age = ((generation as i32 - ((data >> 58) & 63) as i32) + 64) & 63;
+            let worth = e.depth - 4 * age;
+            if worth < victim_worth {
+                victim_worth = worth;
+                victim = i;
+            }
+        }
+        let d = pack(mv, score, depth, bound, generation);
+        bucket[victim].data.store(d, Ordering::Relaxed);
+        bucket[victim].check.store(key ^ d, Ordering::Relaxed);
+    }
+
+    /// Permille of a sample of slots used by the current search.
+    pub fn hashfull(&self) -> u32 {
+        let generation = (self.generation.load(Ordering::Relaxed) & 63) as u64;
+        let sample = self.slots.len().min(1000 * BUCKET);
+        let used = self.slots[..sample]
+            .iter()
+            .filter(|s| {
+                let d = s.data.load(Ordering::Relaxed);
+                d != 0 && (d >> 58) & 63 == generation
+            })
+            .count();
+        (used * 1000 / sample.max(1)) as u32
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn store_and_probe_round_trip() {
+        let tt = TranspositionTable::new(1);
+        tt.store(0xdead_beef, 1234, -29_990, 17, Bound::Exact);
+        let e = tt.probe(0xdead_beef).unwrap();
+        assert_eq!(
+            (e.mv, e.score, e.depth, e.bound),
+            (1234, -29_990, 17, Bound::Exact)
+        );
+        assert!(tt.probe(0xdead_beee).is_none());
+    }
+
+    #[test]
+    fn racing_writers_never_corrupt() {
+        let tt = TranspositionTable::new(1);
+        std::thread::scope(|s| {
+            for t in 0..2u64 {
+                let tt = &tt;
+                s.spawn(move || {
+                    for i in 0..200_000u64 {
+                        let key = (i % 64).wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
+                        // The stored move is a function of the key.
+                        tt.store(key, (key >> 40) as u32, (t as i32) * 7, 5, Bound::Lower);
+                        if let Some(e) = tt.probe(key) {
+                            assert_eq!(e.mv, (key >> 40) as u32);
+                        }
+                    }
+                });
+            }
+        });
+    }
+}

@@ -1,0 +1,1058 @@
+//! Static evaluation for the Nimrod family, in both orientations.
+//!
+//! Design:
+//! - **One parameter set, one file.** Every weight lives in [`EvalParams`],
+//!   whose single source of truth is `tuning/nimrod.params` (parsed once into
+//!   [`default_params`]). The text format is documented in
+//!   `tuning/README.md`; [`EvalParams::parse`] and [`EvalParams::to_text`]
+//!   round-trip, so a tuner can write files the engine loads at run time.
+//! - **Orientation-free terms.** Nothing is written per orientation or per
+//!   colour. Square terms use two coordinates that mean the same in both
+//!   orientations: *advance* (progress along the side's forward vector F,
+//!   0 at home, 7 at the far side) and *centrality* (ring 0 at the edge to 3
+//!   in the centre). Pawn-structure and king-safety masks are derived once
+//!   per orientation from the movement tables of [`super::pieces`]: a
+//!   passed pawn's front span comes from the pawn's own push and capture
+//!   directions, the king zone and pawn shield from the forward steps, and
+//!   the open-line test from each enemy kind's slide directions (a Hunter
+//!   slides only along some lines, so a line toward the King is dangerous
+//!   only if an enemy kind slides along it *toward* the King).
+//! - **Tapered.** Every term is a midgame/endgame pair; the two totals are
+//!   blended by a phase computed from the non-Pawn material on the board.
+//! - **Fast.** One pass over the pieces with table lookups and the shared
+//!   magic attacks; no allocation. Material values were measured (mobility
+//!   of each kind over random fillings and random games, fitted to the chess
+//!   anchors); the ignored test `measure_piece_mobility` reprints the table.
+//!
+//! The result is in centipawns from the side to move's point of view,
+//! clamped to ±[`EVAL_LIMIT`] so it never reaches mate scores.
+
+use super::Flavor;
+use super::pieces::*;
+use super::position::Position;
+use crate::bitboard::{Bitboard, GEOMETRY, SLIDERS, bit, file_of, rank_of, squares};
+use std::collections::HashMap;
+use std::sync::LazyLock;
+
+/// Static evaluations are clamped to this magnitude (far below mate scores).
+pub const EVAL_LIMIT: i32 = 10_000;
+
+/// Parameter values must lie within ±this, which keeps every sum in range.
+pub const PARAM_LIMIT: i32 = 30_000;
+
+/// Passed-pawn bonuses are indexed by steps to promotion 1..=this (further
+/// pawns use the last entry).
+pub const PASSED_STEPS: usize = 8;
+
+/// Names of the kinds in the params file, in kind order (see `pieces.rs`).
+/// `hunter5`/`hawker5` are the 5-way hunters (Huntress/Huntsman,
+/// Hawkress/Hawksman).
+pub const KIND_NAMES: [&str; KIND_COUNT] = [
+    "pawn",
+    "knight",
+    "hunter",
+    "hawker",
+    "hunter5",
+    "hawker5",
+    "queen",
+    "king",
+    "acelander",
+    "dragonhunter",
+    "dragonhawker",
+    "dragonhunter5",
+    "dragonhawker5",
+];
+
+/// A midgame/endgame pair.
+pub type Score = [i32; 2];
+
+/// Every evaluation weight. Field docs say what each term measures; the
+/// values live in `tuning/nimrod.params`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EvalParams {
+    /// Material per kind, FIDE orientation (`nimrod`, `dragon-nimrod`).
+    pub material: [Score; KIND_COUNT],
+    /// Material per kind, corner orientation: the hunters' mobility differs
+    /// with the orientation, so their measured values do too.
+    pub material_corner: [Score; KIND_COUNT],
+    /// Contribution of each kind to the game phase (non-Pawn material).
+    pub phase_weight: [i32; KIND_COUNT],
+    /// Phase of the full start array; at or above it the midgame score is
+    /// used alone, at 0 the endgame score.
+    pub phase_total: i32,
+    /// Per kind, per step of advance along the forward vector (0..=7).
+    pub advance: [Score; KIND_COUNT],
+    /// Per kind, per ring of centrality (edge 0 .. centre 3).
+    pub centrality: [Score; KIND_COUNT],
+    /// Per kind, per safe attacked square above `mobility_center`.
+    pub mobility: [Score; KIND_COUNT],
+    /// Per kind, the typical safe mobility (measured); the mobility term is
+    /// zero there so material keeps its meaning.
+    pub mobility_center: [i32; KIND_COUNT],
+    /// Per kind, attack units per attacked square of the enemy king zone.
+    pub king_attack_weight: [i32; KIND_COUNT],
+    /// Danger is applied only with at least this many non-Pawn attackers.
+    pub king_danger_min_attackers: i32,
+    /// Danger = min(units² / div, cap), subtracted (midgame, endgame).
+    pub king_danger_div: i32,
+    pub king_danger_cap: i32,
+    /// Percentage of the danger that also applies in the endgame.
+    pub king_danger_eg_percent: i32,
+    /// Own Pawn one forward step from the King.
+    pub shield_near: Score,
+    /// Own Pawn two forward steps from the King.
+    pub shield_far: Score,
+    /// A line from the King without own Pawn, along which an enemy kind on
+    /// the board slides toward the King.
+    pub open_line: Score,
+    /// Pawn behind an own Pawn on its (single) push line.
+    pub doubled_pawn: Score,
+    /// Pawn that no own Pawn can ever defend or be defended by.
+    pub isolated_pawn: Score,
+    /// Passed-pawn bonus by steps to promotion, `[mg/eg][steps - 1]`.
+    pub passed_pawn: [[i32; PASSED_STEPS]; 2],
+    /// Side to move.
+    pub tempo: Score,
+}
+
+/// One entry of the params file, as the visitor hands it out.
+struct Entry<'a> {
+    section: &'static str,
+    name: String,
+    values: &'a mut [i32],
+}
+
+const S_MATERIAL: &str =
+    "Material per kind, FIDE orientation (midgame endgame). Measured: see tuning/README.md.";
+const S_MATERIAL_CORNER: &str = "Material per kind, corner orientation (midgame endgame).";
+const S_PHASE: &str =
+    "Game phase: weight per kind of non-Pawn material; phase_total = start array.";
+const S_ADVANCE: &str =
+    "Advance along the forward vector (0 home .. 7 far side), per step (midgame endgame).";
+const S_CENTRAL: &str = "Centrality (ring 0 edge .. 3 centre), per ring (midgame endgame).";
+const S_MOBILITY: &str =
+    "Mobility: per safe attacked square (not own piece, not enemy-Pawn attacked) above the centre.";
+const S_MOB_CENTER: &str = "Typical safe mobility per kind (measured in random games).";
+const S_KING: &str =
+    "King safety: attack units per zone square attacked; danger = min(units^2/div, cap).";
+const S_SHIELD: &str = "Pawn shield and open lines toward the King (midgame endgame).";
+const S_PAWNS: &str = "Pawn structure (midgame endgame); passed_pawn by steps to promotion 1..8.";
+const S_TEMPO: &str = "Side to move (midgame endgame).";
+
+fn per_kind<'a>(
+    f: &mut dyn FnMut(Entry<'_>),
+    section: &'static str,
+    base: &str,
+    arr: &'a mut [Score; KIND_COUNT],
+) {
+    for (k, v) in arr.iter_mut().enumerate() {
+        f(Entry {
+            section,
+            name: format!("{base}.{}", KIND_NAMES[k]),
+            values: &mut v[..],
+        });
+    }
+}
+
+fn per_kind1(
+    f: &mut dyn FnMut(Entry<'_>),
+    section: &'static str,
+    base: &str,
+    arr: &mut [i32; KIND_COUNT],
+) {
+    for (k, v) in arr.iter_mut().enumerate() {
+        f(Entry {
+            section,
+            name: format!("{base}.{}", KIND_NAMES[k]),
+            values: std::slice::from_mut(v),
+        });
+    }
+}
+
+fn one(f: &mut dyn FnMut(Entry<'_>), section: &'static str, name: &str, values: &mut [i32]) {
+    f(Entry {
+        section,
+        name: name.to_string(),
+        values,
+    });
+}
+
+impl EvalParams {
+    fn zeroed() -> Self {
+        EvalParams {
+            material: [[0; 2]; KIND_COUNT],
+            material_corner: [[0; 2]; KIND_COUNT],
+            phase_weight: [0; KIND_COUNT],
+            phase_total: 0,
+            advance: [[0; 2]; KIND_COUNT],
+            centrality: [[0; 2]; KIND_COUNT],
+            mobility: [[0; 2]; KIND_COUNT],
+            mobility_center: [0; KIND_COUNT],
+            king_attack_weight: [0; KIND_COUNT],
+            king_danger_min_attackers: 0,
+            king_danger_div: 0,
+            king_danger_cap: 0,
+            king_danger_eg_percent: 0,
+            shield_near: [0; 2],
+            shield_far: [0; 2],
+            open_line: [0; 2],
+            doubled_pawn: [0; 2],
+            isolated_pawn: [0; 2],
+            passed_pawn: [[0; PASSED_STEPS]; 2],
+            tempo: [0; 2],
+        }
+    }
+
+    /// Every parameter in file order, with its name and values. Parsing and
+    /// printing are both built on this one list.
+    fn visit(&mut self, f: &mut dyn FnMut(Entry<'_>)) {
+        per_kind(f, S_MATERIAL, "material", &mut self.material);
+        per_kind(
+            f,
+            S_MATERIAL_CORNER,
+            "material_corner",
+            &mut self.material_corner,
+        );
+        per_kind1(f, S_PHASE, "phase_weight", &mut self.phase_weight);
+        one(
+            f,
+            S_PHASE,
+            "phase_total",
+            std::slice::from_mut(&mut self.phase_total),
+        );
+        per_kind(f, S_ADVANCE, "advance", &mut self.advance);
+        per_kind(f, S_CENTRAL, "centrality", &mut self.centrality);
+        per_kind(f, S_MOBILITY, "mobility", &mut self.mobility);
+        per_kind1(
+            f,
+            S_MOB_CENTER,
+            "mobility_center",
+            &mut self.mobility_center,
+        );
+        per_kind1(
+            f,
+            S_KING,
+            "king_attack_weight",
+            &mut self.king_attack_weight,
+        );
+        for (name, v) in [
+            (
+                "king_danger_min_attackers",
+                &mut self.king_danger_min_attackers,
+            ),
+            ("king_danger_div", &mut self.king_danger_div),
+            ("king_danger_cap", &mut self.king_danger_cap),
+            ("king_danger_eg_percent", &mut self.king_danger_eg_percent),
+        ] {
+            one(f, S_KING, name, std::slice::from_mut(v));
+        }
+        one(f, S_SHIELD, "shield_near", &mut self.shield_near);
+        one(f, S_SHIELD, "shield_far", &mut self.shield_far);
+        one(f, S_SHIELD, "open_line", &mut self.open_line);
+        one(f, S_PAWNS, "doubled_pawn", &mut self.doubled_pawn);
+        one(f, S_PAWNS, "isolated_pawn", &mut self.isolated_pawn);
+        let [mg, eg] = &mut self.passed_pawn;
+        one(f, S_PAWNS, "passed_pawn.mg", mg);
+        one(f, S_PAWNS, "passed_pawn.eg", eg);
+        one(f, S_TEMPO, "tempo", &mut self.tempo);
+    }
+
+    /// Parses the params format (see `tuning/README.md`). Every parameter
+    /// must be given exactly once; errors name the line and the problem.
+    pub fn parse(text: &str) -> Result<Self, String> {
+        let mut p = Self::zeroed();
+        // name -> number of values, in file order.
+        let mut arity: HashMap<String, usize> = HashMap::new();
+        let mut order: Vec<String> = Vec::new();
+        p.visit(&mut |e| {
+            arity.insert(e.name.clone(), e.values.len());
+            order.push(e.name);
+        });
+        let mut given: HashMap<String, (usize, Vec<i32>)> = HashMap::new();
+        for (i, raw) in text.lines().enumerate() {
+            let line_no = i + 1;
+            let line = raw.split('#').next().unwrap_or("").trim();
+            if line.is_empty() {
+                continue;
+            }
+            let Some((name, rest)) = line.split_once('=') else {
+                return Err(format!(
+                    "line {line_no}: expected 'name = value ...', found '{line}'"
+                ));
+            };
+            let name = name.trim();
+            if name.is_empty() {
+                return Err(format!("line {line_no}: no parameter name before '='"));
+            }
+            let Some(&want) = arity.get(name) else {
+                return Err(format!("line {line_no}: unknown parameter '{name}'"));
+            };
+            let mut values = Vec::with_capacity(want);
+            for tok in rest.split_whitespace() {
+                let v: i32 = tok.parse().map_err(|_| {
+                    format!("line {line_no}: value '{tok}' of '{name}' is not an integer")
+                })?;
+                if v.abs() > PARAM_LIMIT {
+                    return Err(format!(
+                        "line {line_no}: value {v} of '{name}' is outside -{PARAM_LIMIT}..={PARAM_LIMIT}"
+                    ));
+                }
+                values.push(v);
+            }
+            if values.len() != want {
+                let what = match want {
+                    1 => "1 value".to_string(),
+                    2 => "2 values (midgame endgame)".to_string(),
+                    n => format!("{n} values"),
+                };
+                return Err(format!(
+                    "line {line_no}: '{name}' needs {what}, found {}",
+                    values.len()
+                ));
+            }
+            if let Some((first, _)) = given.get(name) {
+                return Err(format!(
+                    "line {line_no}: '{name}' given twice (first on line {first})"
+                ));
+            }
+            given.insert(name.to_string(), (line_no, values));
+        }
+        let missing: Vec<&str> = order
+            .iter()
+            .filter(|n| !given.contains_key(*n))
+            .map(|n| n.as_str())
+            .collect();
+        if !missing.is_empty() {
+            let shown: Vec<&str> = missing.iter().take(5).copied().collect();
+            let more = if missing.len() > 5 {
+                format!(" and {} more", missing.len() - 5)
+            } else {
+                String::new()
+            };
+            return Err(format!(
+                "missing parameter{} {}{more} (every parameter must be given)",
+                if missing.len() > 1 { "s" } else { "" },
+                shown.join(", ")
+            ));
+        }
+        p.visit(&mut |e| {
+            e.values.copy_from_slice(&given[&e.name].1);
+        });
+        for (name, value, what) in [
+            ("phase_total", p.phase_total, "must be positive"),
+            ("king_danger_div", p.king_danger_div, "must be positive"),
+        ] {
+            if value <= 0 {
+                return Err(format!("line {}: '{name}' {what}", given[name].0));
+            }
+        }
+        Ok(p)
+    }
+
+    /// The params format, one parameter per line, grouped under comments.
+    /// `parse(&p.to_text()) == Ok(p)`.
+    pub fn to_text(&self) -> String {
+        let mut out = String::from(
+            "# ghast: Nimrod evaluation parameters (format: tuning/README.md).\n\
+             # Pairs are 'midgame endgame'; values in centipawns.\n",
+        );
+        let mut copy = self.clone();
+        let mut section = "";
+        copy.visit(&mut |e| {
+            if e.section != section {
+                section = e.section;
+                out.push_str(&format!("\n# {section}\n"));
+            }
+            let vals: Vec<String> = e.values.iter().map(|v| v.to_string()).collect();
+            out.push_str(&format!("{:<29} = {}\n", e.name, vals.join(" ")));
+        });
+        out
+    }
+}
+
+static DEFAULT: LazyLock<EvalParams> = LazyLock::new(|| {
+    EvalParams::parse(include_str!("../../../tuning/nimrod.params"))
+        .unwrap_or_else(|e| panic!("tuning/nimrod.params: {e}"))
+});
+
+/// The built-in parameters, parsed once from `tuning/nimrod.params`.
+pub fn default_params() -> &'static EvalParams {
+    &DEFAULT
+}
+
+/// Orientation-dependent masks and coordinates, derived once from the
+/// movement tables.
+struct Geo {
+    /// Advance along the forward vector, `[colour][square]`, 0..=7.
+    advance: [[u8; 64]; 2],
+    /// 0 on the edge ring .. 3 on the four centre squares.
+    centrality: [u8; 64],
+    /// Fewest Pawn pushes to a promotion square, `[colour][square]`.
+    promo_steps: [[u8; 64]; 2],
+    /// Squares where an enemy Pawn stops a Pawn from being passed.
+    passed_span: [[Bitboard; 64]; 2],
+    /// Squares of own Pawns that could ever defend or be defended by it.
+    support: [[Bitboard; 64]; 2],
+    /// Squares ahead on the Pawn's push line, when it has only one.
+    doubled: [[Bitboard; 64]; 2],
+    /// King zone: the King's square, its neighbours, one more step forward.
+    king_zone: [[Bitboard; 64]; 2],
+    /// Squares one and two forward steps from the King.
+    shield_near: [[Bitboard; 64]; 2],
+    shield_far: [[Bitboard; 64]; 2],
+}
+
+static FIDE_GEO: LazyLock<Box<Geo>> = LazyLock::new(|| build_geo(&FIDE_TABLES, false));
+static CORNER_GEO: LazyLock<Box<Geo>> = LazyLock::new(|| build_geo(&CORNER_TABLES, true));
+
+/// Advance of a square along colour `c`'s forward vector, 0..=7.
+fn advance_of(corner: bool, c: usize, sq: u8) -> u8 {
+    let (x, y) = (file_of(sq), rank_of(sq));
+    let a = match (corner, c) {
+        (false, 0) => y,
+        (false, _) => 7 - y,
+        // Progress along (-1,+1) is y - x (-7..=7); halve it onto 0..=7.
+        (true, 0) => (y - x + 7) / 2,
+        (true, _) => (x - y + 7) / 2,
+    };
+    a as u8
+}
+
+fn build_geo(t: &Tables, corner: bool) -> Box<Geo> {
+    let mut g = Box::new(Geo {
+        advance: [[0; 64]; 2],
+        centrality: [0; 64],
+        promo_steps: [[u8::MAX; 64]; 2],
+        passed_span: [[0; 64]; 2],
+        support: [[0; 64]; 2],
+        doubled: [[0; 64]; 2],
+        king_zone: [[0; 64]; 2],
+        shield_near: [[0; 64]; 2],
+        shield_far: [[0; 64]; 2],
+    });
+    let forward = |c: usize, s: u8| t.pawn_push[c][s as usize] | t.pawn_capture[c][s as usize];
+    let spread = |bb: Bitboard, f: &dyn Fn(u8) -> Bitboard| squares(bb).fold(0, |a, s| a | f(s));
+    // cone[c][s]: every square a Pawn on s can reach by pushes (excluding s).
+    let mut cone = [[0u64; 64]; 2];
+    for (c, cone_c) in cone.iter_mut().enumerate() {
+        for s in 0..64u8 {
+            let mut reach = 0;
+            let mut frontier = t.pawn_push[c][s as usize];
+            while frontier & !reach != 0 {
+                reach |= frontier;
+                frontier = spread(frontier, &|q| t.pawn_push[c][q as usize]);
+            }
+            cone_c[s as usize] = reach;
+        }
+    }
+    for s in 0..64u8 {
+        let (x, y) = (file_of(s), rank_of(s));
+        let dx = (3 - x).max(x - 4);
+        let dy = (3 - y).max(y - 4);
+        g.centrality[s as usize] = (3 - dx.max(dy)) as u8;
+    }
+    for c in 0..2 {
+        let them = c ^ 1;
+        for s in 0..64u8 {
+            let si = s as usize;
+            g.advance[c][si] = advance_of(corner, c, s);
+            // Promotion distance: breadth-first over pushes.
+            let mut frontier = bit(s);
+            let mut seen = 0;
+            for d in 0..16u8 {
+                if frontier & t.promotion[c] != 0 {
+                    g.promo_steps[c][si] = d;
+                    break;
+                }
+                seen |= frontier;
+                frontier = spread(frontier, &|q| t.pawn_push[c][q as usize]) & !seen;
+            }
+            // The squares the Pawn walks over, its own included.
+            let path = bit(s) | cone[c][si];
+            // An enemy Pawn standing on q stops us if anywhere along its own
+            // walk it stands on our path or attacks a square of it.
+            let path_attacks =
+                |set: Bitboard, color: usize| spread(set, &|q| t.pawn_capture[color][q as usize]);
+            for q in 0..64u8 {
+                let walk = bit(q) | cone[them][q as usize];
+                if walk & path != 0 || path_attacks(walk, them) & path != 0 {
+                    g.passed_span[c][si] |= bit(q);
+                }
+            }
+            // Own Pawn on q supports ours if one can ever defend the other.
+            for q in 0..64u8 {
+                if q == s {
+                    continue;
+                }
+                let other = bit(q) | cone[c][q as usize];
+                if path_attacks(other, c) & path != 0 || path_attacks(path, c) & other != 0 {
+                    g.support[c][si] |= bit(q);
+                }
+            }
+            if t.pawn_push[c][27].count_ones() == 1 {
+                g.doubled[c][si] = cone[c][si];
+            }
+            let ring = bit(s) | t.steps[c][KING][si];
+            g.king_zone[c][si] = ring | spread(ring, &|q| forward(c, q));
+            g.shield_near[c][si] = forward(c, s);
+            g.shield_far[c][si] =
+                spread(g.shield_near[c][si], &|q| forward(c, q)) & !g.shield_near[c][si] & !ring;
+        }
+    }
+    g
+}
+
+/// Static evaluation with the built-in parameters, in centipawns from the
+/// side to move's point of view.
+pub fn evaluate<F: Flavor>(pos: &Position<F>) -> i32 {
+    evaluate_with(pos, default_params())
+}
+
+/// Static evaluation with the given parameters, in centipawns from the side
+/// to move's point of view.
+pub fn evaluate_with<F: Flavor>(pos: &Position<F>, p: &EvalParams) -> i32 {
+    let t = Position::<F>::tables();
+    let g: &Geo = if F::CORNER { &CORNER_GEO } else { &FIDE_GEO };
+    let rays = &GEOMETRY.ray;
+    let sliders = &*SLIDERS;
+    let occ = pos.occupied();
+    let pawns = [pos.pieces(0, PAWN), pos.pieces(1, PAWN)];
+    let mut pawn_att = [0u64; 2];
+    for (c, att) in pawn_att.iter_mut().enumerate() {
+        for s in squares(pawns[c]) {
+            *att |= t.pawn_capture[c][s as usize];
+        }
+    }
+    let zone = [
+        g.king_zone[0][pos.king[0] as usize],
+        g.king_zone[1][pos.king[1] as usize],
+    ];
+    // Scores per colour from that colour's view; `units[c]` and
+    // `attackers[c]` measure the attack on colour c's King.
+    let mut mg = [0i32; 2];
+    let mut eg = [0i32; 2];
+    let mut units = [0i32; 2];
+    let mut attackers = [0i32; 2];
+    let mut phase = 0i32;
+    let mut slide_dirs = [0u8; 2];
+
+    for c in 0..2 {
+        let them = c ^ 1;
+        let safe = !pos.by_color[c] & !pawn_att[them];
+        for kind in 0..KIND_COUNT {
+            let bb = pos.pieces(c, kind);
+            if bb == 0 {
+                continue;
+            }
+            let n = bb.count_ones() as i32;
+            phase += p.phase_weight[kind] * n;
+            let mat = if F::CORNER {
+                p.material_corner[kind]
+            } else {
+                p.material[kind]
+            };
+            let (adv, cen) = (p.advance[kind], p.centrality[kind]);
+            mg[c] += mat[0] * n;
+            eg[c] += mat[1] * n;
+            slide_dirs[c] |= t.slide_dirs[c][kind];
+            let mobile = kind != PAWN && kind != KING;
+            let (mob, center, weight) = (
+                p.mobility[kind],
+                p.mobility_center[kind],
+                p.king_attack_weight[kind],
+            );
+            for s in squares(bb) {
+                let si = s as usize;
+                let a = g.advance[c][si] as i32;
+                let ce = g.centrality[si] as i32;
+                mg[c] += adv[0] * a + cen[0] * ce;
+                eg[c] += adv[1] * a + cen[1] * ce;
+                if mobile {
+                    let mut att = t.steps[c][kind][si];
+                    let (rr, br) = (t.rook_rays[c][kind][si], t.bishop_rays[c][kind][si]);
+                    if rr != 0 {
+                        att |= sliders.rook(s, occ) & rr;
+                    }
+                    if br != 0 {
+                        att |= sliders.bishop(s, occ) & br;
+                    }
+                    let m = (att & safe).count_ones() as i32 - center;
+                    mg[c] += mob[0] * m;
+                    eg[c] += mob[1] * m;
+                    let hits = att & zone[them];
+                    if hits != 0 {
+                        units[them] += weight * hits.count_ones() as i32;
+                        attackers[them] += 1;
+                    }
+                }
+            }
+        }
+        // Pawns attacking the enemy king zone add units but do not count as
+        // attackers.
+        units[them] += p.king_attack_weight[PAWN] * (pawn_att[c] & zone[them]).count_ones() as i32;
+    }
+
+    for c in 0..2 {
+        let them = c ^ 1;
+        // Pawn structure.
+        for s in squares(pawns[c]) {
+            let si = s as usize;
+            if pawns[c] & g.doubled[c][si] != 0 {
+                mg[c] += p.doubled_pawn[0];
+                eg[c] += p.doubled_pawn[1];
+            }
+            if pawns[c] & g.support[c][si] == 0 {
+                mg[c] += p.isolated_pawn[0];
+                eg[c] += p.isolated_pawn[1];
+            }
+            if pawns[them] & g.passed_span[c][si] == 0 {
+                let i = (g.promo_steps[c][si] as usize).clamp(1, PASSED_STEPS) - 1;
+                mg[c] += p.passed_pawn[0][i];
+                eg[c] += p.passed_pawn[1][i];
+            }
+        }
+        // King safety.
+        let k = pos.king[c] as usize;
+        let near = (pawns[c] & g.shield_near[c][k]).count_ones() as i32;
+        let far = (pawns[c] & g.shield_far[c][k]).count_ones() as i32;
+        mg[c] += p.shield_near[0] * near + p.shield_far[0] * far;
+        eg[c] += p.shield_near[1] * near + p.shield_far[1] * far;
+        let mut open = 0;
+        for (d, ray) in rays.iter().enumerate() {
+            // An enemy slider on the ray in direction d reaches the King by
+            // moving in the opposite direction d ^ 4.
+            let ray = ray[k];
+            if slide_dirs[them] & (1 << (d ^ 4)) != 0
+                && ray.count_ones() >= 2
+                && ray & pawns[c] == 0
+            {
+                open += 1;
+            }
+        }
+        mg[c] += p.open_line[0] * open;
+        eg[c] += p.open_line[1] * open;
+        if attackers[c] >= p.king_danger_min_attackers {
+            let u = units[c].max(0) as i64;
+            let danger = (u * u / p.king_danger_div as i64).min(p.king_danger_cap as i64) as i32;
+            mg[c] -= danger;
+            eg[c] -= danger * p.king_danger_eg_percent / 100;
+        }
+    }
+
+    let us = pos.side.index();
+    mg[us] += p.tempo[0];
+    eg[us] += p.tempo[1];
+    let total = p.phase_total as i64;
+    let ph = (phase as i64).clamp(0, total);
+    let mgs = (mg[us] - mg[us ^ 1]) as i64;
+    let egs = (eg[us] - eg[us ^ 1]) as i64;
+    let v = (mgs * ph + egs * (total - ph)) / total;
+    v.clamp(-EVAL_LIMIT as i64, EVAL_LIMIT as i64) as i32
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{Corner, DragonCorner, DragonFide, Fide};
+    use super::*;
+    use crate::game::{Game, History, MoveBuffer};
+
+    fn pos<F: Flavor>(fen: &str) -> Position<F> {
+        Position::<F>::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"))
+    }
+
+    #[test]
+    fn default_file_parses_and_round_trips() {
+        let p = default_params();
+        let text = p.to_text();
+        assert_eq!(EvalParams::parse(&text).as_ref(), Ok(p));
+        // A perturbed set round-trips too.
+        let mut q = p.clone();
+        q.material[HUNTER][0] += 7;
+        q.passed_pawn[1][3] = -12;
+        q.tempo = [-3, 4];
+        assert_eq!(EvalParams::parse(&q.to_text()), Ok(q));
+    }
+
+    /// Prints the canonical text of the built-in parameters.
+    #[test]
+    #[ignore]
+    fn print_default_params() {
+        print!("{}", default_params().to_text());
+    }
+
+    fn replace_line(text: &str, name: &str, new: &str) -> String {
+        text.lines()
+            .map(|l| {
+                if l.split('=').next().unwrap().trim() == name {
+                    new.to_string()
+                } else {
+                    l.to_string()
+                }
+            })
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+
+    fn line_of(text: &str, name: &str) -> usize {
+        text.lines()
+            .position(|l| l.split('=').next().unwrap().trim() == name)
+            .unwrap()
+            + 1
+    }
+
+    #[test]
+    fn malformed_files_name_the_line() {
+        let good = default_params().to_text();
+        let n = line_of(&good, "material.knight");
+        let cases = [
+            (
+                "material.knight = 320",
+                "needs 2 values (midgame endgame), found 1",
+            ),
+            (
+                "material.knight = 320 abc",
+                "'abc' of 'material.knight' is not an integer",
+            ),
+            ("material.knight = 320 300 1", "found 3"),
+            ("material.knight 320 300", "expected 'name = value ...'"),
+            (
+                "material.knigt = 320 300",
+                "unknown parameter 'material.knigt'",
+            ),
+            (" = 1 2", "no parameter name"),
+            ("material.knight = 320 99999999", "outside"),
+        ];
+        for (line, want) in cases {
+            let text = replace_line(&good, "material.knight", line);
+            let e = EvalParams::parse(&text).unwrap_err();
+            assert!(e.starts_with(&format!("line {n}: ")), "{e}");
+            assert!(e.contains(want), "{line}: {e}");
+        }
+        // Duplicates, missing entries and invalid values.
+        let dup = format!("{good}\nmaterial.queen = 1 2\n");
+        let e = EvalParams::parse(&dup).unwrap_err();
+        assert!(e.contains("given twice"), "{e}");
+        let missing = replace_line(&good, "tempo", "# no tempo");
+        let e = EvalParams::parse(&missing).unwrap_err();
+        assert!(e.contains("missing parameter tempo"), "{e}");
+        let zero = replace_line(&good, "phase_total", "phase_total = 0");
+        let e = EvalParams::parse(&zero).unwrap_err();
+        assert!(e.contains("'phase_total' must be positive"), "{e}");
+        assert!(
+            EvalParams::parse("")
+                .unwrap_err()
+                .contains("missing parameters")
+        );
+        // Comments and blank lines are fine anywhere.
+        let commented = good.replace('\n', "   # note\n\n");
+        assert_eq!(EvalParams::parse(&commented).as_ref(), Ok(default_params()));
+    }
+
+    /// FIDE colour mirror: reflect the ranks and swap the case.
+    fn mirror_fide(fen: &str) -> String {
+        let f: Vec<&str> = fen.split_whitespace().collect();
+        let swap = |s: &str| -> String {
+            s.chars()
+                .map(|c| {
+                    if c.is_ascii_uppercase() {
+                        c.to_ascii_lowercase()
+                    } else {
+                        c.to_ascii_uppercase()
+                    }
+                })
+                .collect()
+        };
+        let placement: Vec<String> = f[0].split('/').rev().map(swap).collect();
+        let side = if f[1] == "w" { "b" } else { "w" };
+        let mut castling: Vec<char> = swap(f[2]).chars().collect();
+        castling.sort_by_key(|c| "KQkq-".find(*c));
+        let castling: String = castling.into_iter().collect();
+        let ep = if f[3] == "-" {
+            "-".to_string()
+        } else {
+            let b = f[3].as_bytes();
+            format!("{}{}", b[0] as char, (b'1' + b'8' - b[1]) as char)
+        };
+        format!("{} {side} {castling} {ep} 0 1", placement.join("/"))
+    }
+
+    /// Corner colour swap (rulebook 2.2): reflect (x,y) -> (y,x), swap case.
+    fn mirror_corner(fen: &str) -> String {
+        let p = pos::<DragonCorner>(fen);
+        let mut rows = Vec::new();
+        for y in (0..8).rev() {
+            let mut row = String::new();
+            let mut empty = 0;
+            for x in 0..8 {
+                let piece = p.board[crate::bitboard::square(y, x) as usize];
+                if piece == EMPTY {
+                    empty += 1;
+                    continue;
+                }
+                if empty > 0 {
+                    row.push_str(&empty.to_string());
+                    empty = 0;
+                }
+                let l = CORNER_LETTERS[piece_kind(piece)] as char;
+                row.push(if piece_color(piece) == 0 {
+                    l.to_ascii_lowercase()
+                } else {
+                    l
+                });
+            }
+            if empty > 0 {
+                row.push_str(&empty.to_string());
+            }
+            rows.push(row);
+        }
+        let side = if p.side.index() == 0 { "b" } else { "w" };
+        format!("{} {side} - - 0 1", rows.join("/"))
+    }
+
+    #[test]
+    fn hand_mirrored_pairs_evaluate_equal() {
+        // FIDE orientation: ranks mirrored, colours swapped (written by hand).
+        let fide = [
+            (
+                "whnqkanu/pppppppp/8/8/8/8/PPPPPPPP/WHNQKANU w KQkq - 0 1",
+                "whnqkanu/pppppppp/8/8/8/8/PPPPPPPP/WHNQKANU b KQkq - 0 1",
+            ),
+            (
+                "2kq3u/1pp2ppp/p1n5/4p3/2P1P1n1/1P1P1N2/P3QPPP/1H2K2U w K - 2 12",
+                "1h2k2u/p3qppp/1p1p1n2/2p1p1N1/4P3/P1N5/1PP2PPP/2KQ3U b k - 2 12",
+            ),
+            (
+                "4k3/8/8/3P4/8/8/8/4K3 w - - 0 1",
+                "4k3/8/8/8/3p4/8/8/4K3 b - - 0 1",
+            ),
+        ];
+        for (a, b) in fide {
+            assert_eq!(mirror_fide(a).split(' ').next(), b.split(' ').next());
+            assert_eq!(evaluate(&pos::<Fide>(a)), evaluate(&pos::<Fide>(b)), "{a}");
+        }
+        // Corner orientation: reflected in the a1-h8 diagonal.
+        let corner = [
+            (
+                "kynhp3/qppp4/mp6/ap5P/np4PH/p5PN/3PPPPY/2PNAMQK w - - 0 1",
+                "kynhp3/qppp4/mp6/ap5P/np4PH/p5PN/3PPPPY/2PNAMQK b - - 0 1",
+            ),
+            (
+                "k7/8/8/3h4/4H3/8/8/7K w - - 0 1",
+                "k7/8/8/3h4/4H3/8/8/7K b - - 0 1",
+            ),
+            (
+                "k7/8/2P5/8/8/8/5q2/7K w - - 0 1",
+                "k7/8/1Q6/8/8/5p2/8/7K b - - 0 1",
+            ),
+        ];
+        for (a, b) in corner {
+            assert_eq!(mirror_corner(a), {
+                let f: Vec<&str> = b.split(' ').collect();
+                format!("{} {} - - 0 1", f[0], f[1])
+            });
+            assert_eq!(
+                evaluate(&pos::<Corner>(a)),
+                evaluate(&pos::<Corner>(b)),
+                "{a}"
+            );
+        }
+    }
+
+    /// Random playout positions and their colour-swapped twins.
+    fn random_positions<F: Flavor>(seed: u64, count: usize) -> Vec<Position<F>> {
+        let mut rng = seed;
+        let mut next = move || {
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            rng
+        };
+        let history = History::new();
+        let mut out = Vec::new();
+        let mut moves = <Position<F> as Game>::Moves::default();
+        while out.len() < count {
+            let mut p = <Position<F> as Game>::startpos();
+            let plies = 4 + next() % 80;
+            for _ in 0..plies {
+                p.legal_moves(&history, &mut moves);
+                if moves.is_empty() {
+                    break;
+                }
+                let mv = moves.as_slice()[(next() % moves.len() as u64) as usize];
+                p = Game::play(&p, mv);
+                out.push(p);
+            }
+        }
+        out
+    }
+
+    fn check_symmetry<F: Flavor>(mirror: fn(&str) -> String) {
+        for p in random_positions::<F>(0x1234_5678 + F::ID as u64, 3000) {
+            let fen = p.to_fen();
+            let m = pos::<F>(&mirror(&fen));
+            assert_eq!(evaluate(&p), evaluate(&m), "{fen} vs {}", m.to_fen());
+        }
+    }
+
+    #[test]
+    fn colour_mirror_symmetry_on_random_positions() {
+        check_symmetry::<Fide>(mirror_fide);
+        check_symmetry::<DragonFide>(mirror_fide);
+        check_symmetry::<Corner>(mirror_corner);
+        check_symmetry::<DragonCorner>(mirror_corner);
+    }
+
+    #[test]
+    fn start_positions_are_about_even() {
+        let tempo = default_params().tempo;
+        for v in [
+            evaluate(&<Position<Fide> as Game>::startpos()),
+            evaluate(&<Position<Corner> as Game>::startpos()),
+            evaluate(&<Position<DragonFide> as Game>::startpos()),
+            evaluate(&<Position<DragonCorner> as Game>::startpos()),
+        ] {
+            // Symmetric arrays: only the tempo bonus remains.
+            assert_eq!(v, tempo[0], "start eval {v}");
+            assert!(v.abs() <= 30);
+        }
+    }
+
+    #[test]
+    fn queen_up_is_winning() {
+        let fide = "whn1kanu/pppppppp/8/8/8/8/PPPPPPPP/WHNQKANU w KQkq - 0 1";
+        assert!(evaluate(&pos::<Fide>(fide)) > 700);
+        let fide_b = "whn1kanu/pppppppp/8/8/8/8/PPPPPPPP/WHNQKANU b KQkq - 0 1";
+        assert!(evaluate(&pos::<Fide>(fide_b)) < -700);
+        let corner = "kynhp3/1ppp4/mp6/ap5P/np4PH/p5PN/3PPPPY/2PNAMQK w - - 0 1";
+        assert!(evaluate(&pos::<Corner>(corner)) > 700);
+        let corner_b = "kynhp3/1ppp4/mp6/ap5P/np4PH/p5PN/3PPPPY/2PNAMQK b - - 0 1";
+        assert!(evaluate(&pos::<Corner>(corner_b)) < -700);
+    }
+
+    #[test]
+    fn terms_point_the_right_way() {
+        // A passed pawn far advanced beats one at home.
+        let adv = evaluate(&pos::<Fide>("4k3/1P6/8/8/8/8/8/4K3 w - - 0 1"));
+        let home = evaluate(&pos::<Fide>("4k3/8/8/8/8/8/1P6/4K3 w - - 0 1"));
+        assert!(adv > home + 50, "{adv} {home}");
+        // Corner: a White Pawn next to its promotion squares is passed.
+        let g = &*CORNER_GEO;
+        let b7 = crate::bitboard::parse_square("b7").unwrap() as usize;
+        assert_eq!(g.promo_steps[0][b7], 1);
+        // FIDE spans are the classical ones: e4's span is d5-f8 (plus e4).
+        let f = &*FIDE_GEO;
+        let e4 = crate::bitboard::parse_square("e4").unwrap() as usize;
+        assert_eq!(f.passed_span[0][e4].count_ones(), 3 * 4 + 1);
+        assert_eq!(f.support[0][e4].count_ones(), 16);
+        assert_eq!(f.promo_steps[0][e4], 4);
+    }
+
+    #[test]
+    fn dragon_pieces_outvalue_plain_ones() {
+        let p = default_params();
+        for m in [&p.material, &p.material_corner] {
+            for k in [KNIGHT, HUNTER, HAWKER, HUNTER5, HAWKER5] {
+                let d = dragon_of(k).unwrap();
+                assert!(m[d][0] > m[k][0], "{}", KIND_NAMES[k]);
+            }
+            assert!(m[HUNTER5][0] > m[HUNTER][0]);
+            assert!(m[QUEEN][0] > m[DRAGONHUNTER5][0]);
+        }
+    }
+
+    /// Prints the mobility measurements behind the material values
+    /// (tuning/README.md): `cargo test --release measure_piece_mobility -- --ignored --nocapture`.
+    #[test]
+    #[ignore]
+    fn measure_piece_mobility() {
+        let sliders = &*crate::bitboard::SLIDERS;
+        let mut rng = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = move || {
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            rng
+        };
+        const SAMPLES: usize = 400_000;
+        // (a) Random fillings: the piece on a random square, 4..=28 other
+        // pieces on random squares; count attacked squares.
+        let mut fill = |f: &mut dyn FnMut(u8, Bitboard) -> Bitboard| -> f64 {
+            let mut total = 0u64;
+            for _ in 0..SAMPLES {
+                let sq = (next() % 64) as u8;
+                let n = 4 + next() % 25;
+                let mut occ = 0u64;
+                while (occ.count_ones() as u64) < n {
+                    let q = (next() % 64) as u8;
+                    if q != sq {
+                        occ |= bit(q);
+                    }
+                }
+                total += f(sq, occ).count_ones() as u64;
+            }
+            total as f64 / SAMPLES as f64
+        };
+        println!("(a) random fillings, average attacked squares");
+        let chess = [
+            (
+                "chess knight",
+                fill(&mut |s, _| FIDE_TABLES.steps[0][KNIGHT][s as usize]),
+            ),
+            ("chess bishop", fill(&mut |s, o| sliders.bishop(s, o))),
+            ("chess rook", fill(&mut |s, o| sliders.rook(s, o))),
+            (
+                "chess queen",
+                fill(&mut |s, o| sliders.rook(s, o) | sliders.bishop(s, o)),
+            ),
+        ];
+        for (name, m) in chess {
+            println!("{name:<16} {m:6.2}");
+        }
+        for (label, t) in [("fide", &*FIDE_TABLES), ("corner", &*CORNER_TABLES)] {
+            for (kind, name) in KIND_NAMES.iter().enumerate().skip(KNIGHT) {
+                let m = fill(&mut |s, o| attacks(t, 0, kind, s, o));
+                println!("{label:<7} {name:<14} {m:6.2}");
+            }
+        }
+        // (b) Random games: safe mobility as the evaluation counts it.
+        fn games<F: Flavor>(label: &str) {
+            let t = Position::<F>::tables();
+            let mut sum = [0u64; KIND_COUNT];
+            let mut cnt = [0u64; KIND_COUNT];
+            let mut all = [0u64; KIND_COUNT];
+            for p in random_positions::<F>(77, 200_000) {
+                let occ = p.occupied();
+                for c in 0..2 {
+                    let mut enemy_pawn_att = 0;
+                    for s in squares(p.pieces(c ^ 1, PAWN)) {
+                        enemy_pawn_att |= t.pawn_capture[c ^ 1][s as usize];
+                    }
+                    for kind in KNIGHT..KIND_COUNT {
+                        for s in squares(p.pieces(c, kind)) {
+                            let a = attacks(t, c, kind, s, occ);
+                            all[kind] += a.count_ones() as u64;
+                            sum[kind] += (a & !p.by_color[c] & !enemy_pawn_att).count_ones() as u64;
+                            cnt[kind] += 1;
+                        }
+                    }
+                }
+            }
+            for kind in KNIGHT..KIND_COUNT {
+                if cnt[kind] > 0 {
+                    println!(
+                        "{label:<22} {:<14} attacked {:6.2}  safe {:6.2}  (n={})",
+                        KIND_NAMES[kind],
+                        all[kind] as f64 / cnt[kind] as f64,
+                        sum[kind] as f64 / cnt[kind] as f64,
+                        cnt[kind]
+                    );
+                }
+            }
+        }
+        println!("(b) random games (4..84 plies)");
+        games::<Fide>("nimrod");
+        games::<Corner>("nimrod-corner");
+        games::<DragonFide>("dragon-nimrod");
+        games::<DragonCorner>("dragon-nimrod-corner");
+    }
+}
