@@ -6,12 +6,16 @@
 //! - [`variants`]: the rules of each game, and the one place where a variant
 //!   name is turned into a concrete type ([`variants::new_session`]);
 //! - [`perft`]: move-generation counts, generic over the trait;
+//! - [`search`]: alpha-beta with a shared transposition table, generic over
+//!   the trait;
 //! - [`protocol`]: the UCI-dialect loop, an adapter around a
-//!   [`variants::Session`].
+//!   [`variants::Session`];
+//! - [`tournament`]: `ghast match`, games refereed by the rules library.
 
 pub mod bitboard;
 pub mod game;
 pub mod perft;
 pub mod protocol;
 pub mod search;
+pub mod tournament;
 pub mod variants;

@@ -56,6 +56,45 @@ enum Command {
         #[arg(long, default_value_t = 16)]
         hash: usize,
     },
+    /// Play a tournament refereed by the rules library.
+    ///
+    /// Example: ghast match --variant nimrod --engine 'name=a'
+    /// --engine 'name=b option.Threads=1' --games 2 --rounds 10 --tc 1+0.01
+    /// --concurrency 2 --pgnout games.pgn --results results.json
+    Match(Box<MatchArgs>),
+    /// Merge the JSON results of the shards of one match and print the
+    /// combined summary.
+    Merge {
+        /// Results files written by 'ghast match --results'.
+        #[arg(required = true)]
+        files: Vec<String>,
+        /// Write the merged JSON here.
+        #[arg(long)]
+        results: Option<String>,
+    },
+    /// Generate balanced openings (random plies, checked by a short search)
+    /// for an openings file.
+    Openings {
+        #[arg(long, short, default_value = variants::DEFAULT_VARIANT)]
+        variant: String,
+        /// Random plies from the start.
+        #[arg(long, default_value_t = 6)]
+        plies: u32,
+        /// How many openings.
+        #[arg(long, default_value_t = 50)]
+        count: usize,
+        /// Largest |score| in centipawns kept.
+        #[arg(long, default_value_t = 100)]
+        max_cp: i32,
+        /// Depth of the balance search.
+        #[arg(long, default_value_t = 8)]
+        depth: u32,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Output file (default: standard output).
+        #[arg(long)]
+        out: Option<String>,
+    },
     /// Analyse a position: the board, then each iteration's depth, score
     /// and principal variation, then a summary.
     ///
@@ -89,6 +128,91 @@ enum Command {
     },
 }
 
+/// Arguments of `ghast match`.
+#[derive(clap::Args)]
+struct MatchArgs {
+    /// Variant to play.
+    #[arg(long, short, default_value = variants::DEFAULT_VARIANT)]
+    variant: String,
+    /// A player, as key=value words: name=N (required); cmd=PATH for an
+    /// external engine (omit for in-process ghast); arg=X (repeatable);
+    /// dir=D; option.NAME=VALUE (repeatable, e.g. option.Hash=64);
+    /// tc=/st=/nodes=/depth= to override the match's limit; variant=NAME if
+    /// the engine calls the variant differently (Fairy-Stockfish:
+    /// nimrodcorner). Give at least two.
+    #[arg(long = "engine", value_name = "SPEC", required = true)]
+    engines: Vec<String>,
+    /// The first player meets each other player (default: round-robin).
+    #[arg(long)]
+    gauntlet: bool,
+    /// Games per encounter and round; pairs share an opening with colours
+    /// swapped.
+    #[arg(long, default_value_t = 2)]
+    games: u32,
+    /// Rounds.
+    #[arg(long, default_value_t = 1)]
+    rounds: u32,
+    /// Time control: moves/time+inc or time+inc in seconds (40/60+0.6,
+    /// 10+0.1), st=SECONDS per move, nodes=N or depth=N.
+    #[arg(long, default_value = "10+0.1")]
+    tc: String,
+    /// Milliseconds a player may overstep its clock before it forfeits.
+    #[arg(long, default_value_t = 100)]
+    timemargin: u64,
+    /// Seconds to wait for a move under nodes= or depth= limits before the
+    /// player is declared hung.
+    #[arg(long, default_value_t = 120)]
+    move_timeout: u64,
+    /// Games played at the same time.
+    #[arg(long, default_value_t = 1)]
+    concurrency: usize,
+    /// Openings file: one FEN or one move list from the start per line.
+    #[arg(long, conflicts_with = "random_openings")]
+    openings: Option<String>,
+    /// Read the openings file in random order (sequential by default).
+    #[arg(long)]
+    openings_random: bool,
+    /// Generate openings: this many random plies from the start, kept only
+    /// when a short search finds them balanced.
+    #[arg(long, value_name = "PLIES")]
+    random_openings: Option<u32>,
+    /// Largest |score| in centipawns a generated opening may have.
+    #[arg(long, default_value_t = 150)]
+    opening_max_cp: i32,
+    /// Depth of the balance search for generated openings.
+    #[arg(long, default_value_t = 6)]
+    opening_depth: u32,
+    /// Seed for every random choice (opening order and generation).
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Draw adjudication 'movenumber=M movecount=N score=S', or 'off'.
+    #[arg(long)]
+    draw: Option<String>,
+    /// Resign adjudication 'movecount=N score=S', or 'off'.
+    #[arg(long)]
+    resign: Option<String>,
+    /// Adjudicate a draw after this many plies (default per variant).
+    #[arg(long)]
+    maxplies: Option<u32>,
+    /// SPRT: 'elo0=0 elo1=5 alpha=0.05 beta=0.05'; stops when a bound is
+    /// crossed.
+    #[arg(long)]
+    sprt: Option<String>,
+    /// Append the games to this PGN file.
+    #[arg(long)]
+    pgnout: Option<String>,
+    /// Write a JSON summary here.
+    #[arg(long)]
+    results: Option<String>,
+    /// Play only shard I of N ('I/N'); merge the results files with
+    /// 'ghast merge'.
+    #[arg(long)]
+    shard: Option<String>,
+    /// No progress lines.
+    #[arg(long, short)]
+    quiet: bool,
+}
+
 /// Depth of `ghast bench` unless told otherwise.
 const BENCH_DEPTH: u32 = 9;
 /// The bench positions, compiled in so the binary needs no files.
@@ -101,6 +225,17 @@ fn main() -> ExitCode {
     let result = match cli.command {
         None | Some(Command::Uci) => run_uci(),
         Some(Command::Bench { depth, hash }) => bench(depth, hash),
+        Some(Command::Match(args)) => run_match(&args),
+        Some(Command::Merge { files, results }) => merge(&files, results.as_deref()),
+        Some(Command::Openings {
+            variant,
+            plies,
+            count,
+            max_cp,
+            depth,
+            seed,
+            out,
+        }) => openings(&variant, plies, count, max_cp, depth, seed, out.as_deref()),
         Some(Command::Analyse {
             variant,
             fen,
@@ -173,6 +308,147 @@ fn setup(variant: &str, fen: Option<&str>, moves: &[String]) -> Result<Box<dyn S
         .set_position(fen, &moves)
         .map_err(|e| e.to_string())?;
     Ok(session)
+}
+
+/// Parses `key=value` words into numbers for the given keys.
+fn key_values(text: &str, keys: &[&str]) -> Result<Vec<i64>, String> {
+    let mut values = vec![None; keys.len()];
+    for word in text.split_whitespace() {
+        let (k, v) = word
+            .split_once('=')
+            .ok_or_else(|| format!("'{word}' is not key=value"))?;
+        let i = keys
+            .iter()
+            .position(|&key| key == k)
+            .ok_or_else(|| format!("unknown key '{k}' (expected {})", keys.join(", ")))?;
+        values[i] = Some(v.parse().map_err(|_| format!("'{v}' is not a number"))?);
+    }
+    values
+        .into_iter()
+        .zip(keys)
+        .map(|(v, k)| v.ok_or_else(|| format!("missing {k}=")))
+        .collect()
+}
+
+fn run_match(a: &MatchArgs) -> Result<(), String> {
+    use ghast::tournament::{self, MatchConfig, OpeningSource, game::Adjudication};
+    let players = a
+        .engines
+        .iter()
+        .map(|e| tournament::player::PlayerSpec::parse(e))
+        .collect::<Result<Vec<_>, _>>()?;
+    let mut adjudication = Adjudication::default_for(&a.variant);
+    if let Some(d) = &a.draw {
+        adjudication.draw = if d == "off" {
+            None
+        } else {
+            let v = key_values(d, &["movenumber", "movecount", "score"])
+                .map_err(|e| format!("--draw: {e}"))?;
+            Some((v[0].max(0) as u32, v[1].max(1) as u32, v[2] as i32))
+        };
+    }
+    if let Some(r) = &a.resign {
+        adjudication.resign = if r == "off" {
+            None
+        } else {
+            let v = key_values(r, &["movecount", "score"]).map_err(|e| format!("--resign: {e}"))?;
+            Some((v[0].max(1) as u32, v[1] as i32))
+        };
+    }
+    if let Some(m) = a.maxplies {
+        adjudication.max_plies = m;
+    }
+    let shard = match &a.shard {
+        None => None,
+        Some(s) => {
+            let parsed = s
+                .split_once('/')
+                .and_then(|(i, n)| Some((i.parse::<u32>().ok()?, n.parse::<u32>().ok()?)))
+                .filter(|&(i, n)| n >= 1 && (1..=n).contains(&i));
+            Some(parsed.ok_or_else(|| format!("--shard '{s}': expected I/N with 1 <= I <= N"))?)
+        }
+    };
+    let openings = match (&a.openings, a.random_openings) {
+        (Some(path), _) => OpeningSource::File {
+            path: path.clone(),
+            random_order: a.openings_random,
+        },
+        (None, Some(plies)) => OpeningSource::Random {
+            plies,
+            max_cp: a.opening_max_cp,
+            depth: a.opening_depth,
+        },
+        (None, None) => OpeningSource::Start,
+    };
+    let config = MatchConfig {
+        variant: a.variant.clone(),
+        players,
+        gauntlet: a.gauntlet,
+        games: a.games.max(1),
+        rounds: a.rounds.max(1),
+        limit: tournament::player::Limit::parse(&a.tc).map_err(|e| format!("--tc: {e}"))?,
+        time_margin: Duration::from_millis(a.timemargin),
+        move_timeout: Duration::from_secs(a.move_timeout.max(1)),
+        concurrency: a.concurrency.max(1),
+        openings,
+        seed: a.seed,
+        adjudication,
+        sprt: a
+            .sprt
+            .as_deref()
+            .map(ghast::tournament::stats::Sprt::parse)
+            .transpose()?,
+        pgn_out: a.pgnout.clone(),
+        results_out: a.results.clone(),
+        shard,
+        quiet: a.quiet,
+    };
+    let results = tournament::run(&config)?;
+    tournament::print_summary(&results, &tournament::title(&config));
+    Ok(())
+}
+
+fn merge(files: &[String], out: Option<&str>) -> Result<(), String> {
+    let merged = ghast::tournament::merge(files)?;
+    if let Some(path) = out {
+        let text = serde_json::to_string_pretty(&merged).map_err(|e| e.to_string())?;
+        std::fs::write(path, text + "\n").map_err(|e| format!("{path}: {e}"))?;
+    }
+    ghast::tournament::print_summary(
+        &merged,
+        &format!(
+            "{} ({}, merged)",
+            merged.players.join(" vs "),
+            merged.variant
+        ),
+    );
+    Ok(())
+}
+
+fn openings(
+    variant: &str,
+    plies: u32,
+    count: usize,
+    max_cp: i32,
+    depth: u32,
+    seed: u64,
+    out: Option<&str>,
+) -> Result<(), String> {
+    let fens = ghast::tournament::generate_openings(variant, plies, count, max_cp, depth, seed)?;
+    let mut text = format!(
+        "# {count} {variant} openings: {plies} random plies, |score| <= {max_cp} cp at depth {depth}, seed {seed}\n"
+    );
+    for f in &fens {
+        text.push_str(f);
+        text.push('\n');
+    }
+    match out {
+        Some(path) => std::fs::write(path, text).map_err(|e| format!("{path}: {e}")),
+        None => {
+            print!("{text}");
+            Ok(())
+        }
+    }
 }
 
 fn bench(depth: u32, hash: usize) -> Result<(), String> {

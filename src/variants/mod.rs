@@ -8,7 +8,7 @@
 
 pub mod nimrod;
 
-use crate::game::{Game, GameError, GameState, MoveBuffer, Outcome};
+use crate::game::{Color, Game, GameError, GameState, MoveBuffer, Outcome};
 use crate::perft::{self, DivideLine};
 use crate::search::{self, Config, Info, Limits, Shared};
 
@@ -47,6 +47,10 @@ pub trait Session: Send + Sync {
     /// On error the session is unchanged.
     fn set_position(&mut self, fen: Option<&str>, moves: &[&str]) -> Result<(), GameError>;
     fn fen(&self) -> String;
+    fn side_to_move(&self) -> Color;
+    /// Plays one move given in the game's notation after checking that it
+    /// is legal; returns it in canonical notation. On error nothing changes.
+    fn play_move(&mut self, text: &str) -> Result<String, GameError>;
     /// Legal moves of the current position, in canonical notation.
     fn legal_moves(&self) -> Vec<String>;
     fn outcome(&self) -> Option<Outcome>;
@@ -111,6 +115,15 @@ impl<G: Game> Session for GameState<G> {
     }
     fn fen(&self) -> String {
         self.position.to_fen()
+    }
+    fn side_to_move(&self) -> Color {
+        self.position.side_to_move()
+    }
+    fn play_move(&mut self, text: &str) -> Result<String, GameError> {
+        let mv = self.position.parse_move(&self.history, text)?;
+        let canonical = self.position.move_to_string(mv);
+        GameState::play(self, mv);
+        Ok(canonical)
     }
     fn legal_moves(&self) -> Vec<String> {
         let moves = GameState::legal_moves(self);

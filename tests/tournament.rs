@@ -1,0 +1,277 @@
+//! `ghast match` end to end: real short tournaments, broken external
+//! engines, reproducibility, shards and merging.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+const GHAST: &str = env!("CARGO_BIN_EXE_ghast");
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("ghast-test-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn ghast_match(args: &[&str]) -> (bool, String, String) {
+    let out = Command::new(GHAST)
+        .arg("match")
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn json(path: &Path) -> serde_json::Value {
+    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+/// A fake engine as a shell script that does `on_go` when asked to move.
+fn script_engine(dir: &Path, name: &str, on_go: &str) -> String {
+    let path = dir.join(name);
+    std::fs::write(
+        &path,
+        format!(
+            "#!/bin/sh\nwhile read line; do\n  case \"$line\" in\n    uci) echo 'id name {name}'; echo uciok ;;\n    isready) echo readyok ;;\n    go*) {on_go} ;;\n    quit) exit 0 ;;\n  esac\ndone\n"
+        ),
+    )
+    .unwrap();
+    Command::new("chmod").arg("+x").arg(&path).status().unwrap();
+    path.to_string_lossy().into_owned()
+}
+
+#[test]
+fn short_tournament_in_every_nimrod_variant() {
+    for variant in [
+        "nimrod",
+        "nimrod-corner",
+        "dragon-nimrod",
+        "dragon-nimrod-corner",
+    ] {
+        let dir = temp_dir(variant);
+        let pgn = dir.join("games.pgn");
+        let results = dir.join("results.json");
+        let (ok, stdout, stderr) = ghast_match(&[
+            "--variant",
+            variant,
+            "--engine",
+            "name=a",
+            "--engine",
+            "name=b option.Threads=1",
+            "--games",
+            "2",
+            "--rounds",
+            "1",
+            "--tc",
+            "nodes=3000",
+            "--concurrency",
+            "2",
+            "--random-openings",
+            "4",
+            "--pgnout",
+            pgn.to_str().unwrap(),
+            "--results",
+            results.to_str().unwrap(),
+        ]);
+        assert!(ok, "{variant}: {stderr}");
+        assert!(stdout.contains("Results of a vs b"), "{stdout}");
+        assert!(stderr.contains("[2/2]"), "progress lines: {stderr}");
+        let r = json(&results);
+        for key in [
+            "games",
+            "wins",
+            "draws",
+            "losses",
+            "elo",
+            "elo_error",
+            "los",
+            "terminations",
+        ] {
+            assert!(r.get(key).is_some(), "{variant}: {key} missing in {r}");
+        }
+        let games = r["games"].as_u64().unwrap();
+        assert_eq!(games, 2);
+        let sum = r["wins"].as_u64().unwrap()
+            + r["draws"].as_u64().unwrap()
+            + r["losses"].as_u64().unwrap();
+        assert_eq!(sum, games);
+        let terminations: u64 = r["terminations"]
+            .as_object()
+            .unwrap()
+            .values()
+            .map(|v| v.as_u64().unwrap())
+            .sum();
+        assert_eq!(terminations, games);
+        for bad in ["illegal move", "crash", "time forfeit", "hang"] {
+            assert!(r["terminations"].get(bad).is_none(), "{variant}: {r}");
+        }
+        let text = std::fs::read_to_string(&pgn).unwrap();
+        assert_eq!(text.matches("[Variant \"").count(), 2);
+        assert!(text.contains(&format!("[Variant \"{variant}\"]")));
+        assert!(text.contains("[FEN \"") && text.contains("[Termination \""));
+        assert!(text.contains("1. ") || text.contains("... "), "{text}");
+    }
+}
+
+#[test]
+fn external_engines_that_break_lose_and_the_run_goes_on() {
+    let dir = temp_dir("broken");
+    let illegal = script_engine(&dir, "illegal", "echo 'bestmove a1a1'");
+    let crash = script_engine(&dir, "crash", "exit 3");
+    let results = dir.join("results.json");
+    let (ok, stdout, stderr) = ghast_match(&[
+        "--variant",
+        "nimrod",
+        "--engine",
+        "name=ghast",
+        "--engine",
+        &format!("name=illegal cmd={illegal}"),
+        "--engine",
+        &format!("name=crash cmd={crash}"),
+        "--engine",
+        &format!("name=self cmd={GHAST}"),
+        "--gauntlet",
+        "--games",
+        "2",
+        "--tc",
+        "nodes=2000",
+        "--concurrency",
+        "2",
+        "--results",
+        results.to_str().unwrap(),
+    ]);
+    assert!(ok, "{stderr}");
+    let r = json(&results);
+    assert_eq!(r["games"].as_u64(), Some(6), "{stdout}");
+    assert_eq!(r["terminations"]["illegal move"].as_u64(), Some(2), "{r}");
+    assert_eq!(r["terminations"]["crash"].as_u64(), Some(2), "{r}");
+    let vs = &r["encounters"];
+    assert_eq!(vs["illegal"]["wins"].as_u64(), Some(2), "{r}");
+    assert_eq!(vs["crash"]["wins"].as_u64(), Some(2), "{r}");
+    // The sound external engine (ghast itself) played normal games.
+    assert_eq!(
+        vs["self"]["wins"].as_u64().unwrap()
+            + vs["self"]["draws"].as_u64().unwrap()
+            + vs["self"]["losses"].as_u64().unwrap(),
+        2
+    );
+}
+
+#[test]
+fn node_limited_matches_are_reproducible_and_shards_merge() {
+    let dir = temp_dir("repro");
+    let run = |name: &str, extra: &[&str]| -> (String, PathBuf) {
+        let pgn = dir.join(format!("{name}.pgn"));
+        let results = dir.join(format!("{name}.json"));
+        let mut args = vec![
+            "--variant",
+            "nimrod",
+            "--engine",
+            "name=a",
+            "--engine",
+            "name=b",
+            "--games",
+            "2",
+            "--rounds",
+            "2",
+            "--tc",
+            "nodes=2500",
+            "--random-openings",
+            "6",
+            "--seed",
+            "7",
+            "--quiet",
+        ];
+        let pgn_s = pgn.to_str().unwrap().to_string();
+        let res_s = results.to_str().unwrap().to_string();
+        args.extend(["--pgnout", &pgn_s, "--results", &res_s]);
+        args.extend(extra);
+        let (ok, _, stderr) = ghast_match(&args);
+        assert!(ok, "{stderr}");
+        (std::fs::read_to_string(&pgn).unwrap(), results)
+    };
+    // Move times differ from run to run; compare the moves only.
+    let moves_only = |pgn: &str| -> Vec<String> {
+        pgn.split_whitespace()
+            .filter(|w| !w.starts_with('{') && !w.ends_with('}') && !w.starts_with('['))
+            .map(String::from)
+            .collect()
+    };
+    let (first, all) = run("first", &[]);
+    let (second, _) = run("second", &[]);
+    assert_eq!(moves_only(&first), moves_only(&second));
+
+    let (_, s1) = run("shard1", &["--shard", "1/2"]);
+    let (_, s2) = run("shard2", &["--shard", "2/2"]);
+    assert_eq!(json(&s1)["games"].as_u64(), Some(2));
+    let merged = dir.join("merged.json");
+    let out = Command::new(GHAST)
+        .args([
+            "merge",
+            s1.to_str().unwrap(),
+            s2.to_str().unwrap(),
+            "--results",
+        ])
+        .arg(&merged)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let (m, a) = (json(&merged), json(&all));
+    for key in ["games", "wins", "draws", "losses"] {
+        assert_eq!(m[key], a[key], "{key}: merged {m} vs whole {a}");
+    }
+}
+
+#[test]
+fn sprt_and_bad_arguments() {
+    let dir = temp_dir("sprt");
+    let results = dir.join("r.json");
+    let (ok, stdout, stderr) = ghast_match(&[
+        "--variant",
+        "nimrod",
+        "--engine",
+        "name=a",
+        "--engine",
+        "name=b",
+        "--tc",
+        "depth=2",
+        "--sprt",
+        "elo0=0 elo1=5 alpha=0.05 beta=0.05",
+        "--results",
+        results.to_str().unwrap(),
+        "--quiet",
+    ]);
+    assert!(ok, "{stderr}");
+    assert!(stdout.contains("LLR:"), "{stdout}");
+    let r = json(&results);
+    for key in ["llr", "lower", "upper", "result"] {
+        assert!(r["sprt"].get(key).is_some(), "{r}");
+    }
+    for bad in [
+        vec!["--engine", "name=a"],
+        vec!["--engine", "name=a", "--engine", "name=a"],
+        vec!["--engine", "name=a", "--engine", "name=b", "--tc", "fast"],
+        vec!["--engine", "name=a", "--engine", "bogus"],
+        vec![
+            "--engine", "name=a", "--engine", "name=b", "--sprt", "elo0=5",
+        ],
+        vec!["--engine", "name=a", "--engine", "name=b", "--shard", "3/2"],
+        vec![
+            "--variant",
+            "chess",
+            "--engine",
+            "name=a",
+            "--engine",
+            "name=b",
+        ],
+    ] {
+        let (ok, _, stderr) = ghast_match(&bad);
+        assert!(!ok, "{bad:?} should fail");
+        assert!(stderr.contains("error"), "{bad:?}: {stderr}");
+        assert!(!stderr.contains("panicked"), "{bad:?}: {stderr}");
+    }
+}
