@@ -214,7 +214,7 @@ struct MatchArgs {
 }
 
 /// Depth of `ghast bench` unless told otherwise.
-const BENCH_DEPTH: u32 = 9;
+const BENCH_DEPTH: u32 = 11;
 /// The bench positions, compiled in so the binary needs no files.
 const BENCH_POSITIONS: &str = include_str!("../positions/bench.txt");
 /// Analysis time when neither depth nor time is given.

@@ -215,6 +215,15 @@ impl<W: Write + Send + 'static> Uci<W> {
             "option name Search type combo default {}{kinds}",
             SEARCH_KINDS[0]
         ));
+        for spec in crate::search::params::PARAM_SPECS {
+            self.say(&format!(
+                "option name {} type spin default {} min {} max {}",
+                spec.name,
+                self.config.params.get(spec),
+                spec.min,
+                spec.max
+            ));
+        }
         self.say("uciok");
     }
 
@@ -285,7 +294,11 @@ impl<W: Write + Send + 'static> Uci<W> {
                     SEARCH_KINDS.join(", ")
                 )),
             },
-            _ => Err(format!("setoption: unknown option '{name}'")),
+            _ => match self.config.params.set(&name, &value) {
+                Ok(true) => Ok(()),
+                Ok(false) => Err(format!("setoption: unknown option '{name}'")),
+                Err(e) => Err(format!("setoption {e}")),
+            },
         };
         if let Err(e) = result {
             self.error(&e);

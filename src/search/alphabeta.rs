@@ -91,8 +91,9 @@ impl<'a, G: Game> Worker<'a, G> {
                 let mut row = [0; 64];
                 for (m, r) in row.iter_mut().enumerate() {
                     if d > 0 && m > 0 {
-                        let x = params.lmr_base
-                            + (d as f64).ln() * (m as f64).ln() / params.lmr_divisor;
+                        let base = params.lmr_base_x100 as f64 / 100.0;
+                        let divisor = params.lmr_divisor_x100 as f64 / 100.0;
+                        let x = base + (d as f64).ln() * (m as f64).ln() / divisor;
                         *r = x.max(0.0) as i32;
                     }
                 }
@@ -578,7 +579,7 @@ impl<'a, G: Game> Worker<'a, G> {
             let quiet = !pos.is_tactical(mv);
 
             if !pv_node && !in_check && quiet && best_score > -MATE_BOUND {
-                if depth <= p.lmp_max_depth && quiets_tried >= p.lmp_base + (depth * depth) as usize
+                if depth <= p.lmp_max_depth && quiets_tried >= (p.lmp_base + depth * depth) as usize
                 {
                     continue;
                 }
@@ -596,7 +597,11 @@ impl<'a, G: Game> Worker<'a, G> {
                 -self.negamax(&child, new_depth, -beta, -alpha, ply + 1, true)
             } else {
                 let mut r = 0;
-                if depth >= p.lmr_min_depth && searched >= p.lmr_full_moves && quiet && !in_check {
+                if depth >= p.lmr_min_depth
+                    && searched >= p.lmr_full_moves as usize
+                    && quiet
+                    && !in_check
+                {
                     r = self.lmr[(depth as usize).min(63)][searched.min(63)];
                     r += !pv_node as i32;
                     r -= improving as i32;

@@ -1,7 +1,10 @@
-//! Every search tunable, defined once. The tuning work exposes these as
-//! options (SPSA); nothing else in the search hard-codes a margin.
+//! Every search tunable, defined once, with its range: the protocol lists
+//! them as UCI spin options (for SPSA tuning and for measuring what each
+//! search feature is worth), and nothing else in the search hard-codes a
+//! margin. Setting a feature's depth limit to 0 (or its minimum depth above
+//! any reachable depth) switches the feature off.
 
-/// Search parameters for alpha-beta.
+/// Search parameters for alpha-beta; all integers so they can be options.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SearchParams {
     /// Half-width of the first aspiration window, centipawns.
@@ -11,18 +14,19 @@ pub struct SearchParams {
     /// Reverse futility: prune when eval - margin * depth >= beta.
     pub rfp_margin: i32,
     pub rfp_max_depth: i32,
-    /// Null-move reduction: base + depth / divisor.
+    /// Null-move pruning from this depth, reduction base + depth / divisor.
     pub nmp_min_depth: i32,
     pub nmp_base: i32,
     pub nmp_divisor: i32,
-    /// Late move reductions: base + ln(depth) * ln(move number) / divisor.
-    pub lmr_base: f64,
-    pub lmr_divisor: f64,
+    /// Late move reductions: (base + ln(depth) ln(move number) / divisor),
+    /// both in hundredths.
+    pub lmr_base_x100: i32,
+    pub lmr_divisor_x100: i32,
     pub lmr_min_depth: i32,
     /// Moves searched at full depth before reductions start.
-    pub lmr_full_moves: usize,
+    pub lmr_full_moves: i32,
     /// Late move pruning: quiet moves skipped after base + depth^2 tries.
-    pub lmp_base: usize,
+    pub lmp_base: i32,
     pub lmp_max_depth: i32,
     /// Futility pruning of quiet moves: eval + base + margin * depth <= alpha.
     pub futility_base: i32,
@@ -40,8 +44,8 @@ pub const DEFAULT_PARAMS: SearchParams = SearchParams {
     nmp_min_depth: 3,
     nmp_base: 3,
     nmp_divisor: 4,
-    lmr_base: 0.75,
-    lmr_divisor: 2.25,
+    lmr_base_x100: 75,
+    lmr_divisor_x100: 225,
     lmr_min_depth: 3,
     lmr_full_moves: 3,
     lmp_base: 4,
@@ -55,5 +59,100 @@ pub const DEFAULT_PARAMS: SearchParams = SearchParams {
 impl Default for SearchParams {
     fn default() -> Self {
         DEFAULT_PARAMS
+    }
+}
+
+/// One tunable as an option: its name, range and field.
+pub struct ParamSpec {
+    pub name: &'static str,
+    pub min: i32,
+    pub max: i32,
+    pub field: fn(&mut SearchParams) -> &mut i32,
+}
+
+macro_rules! specs {
+    ($($field:ident: $min:expr, $max:expr;)*) => {
+        /// Every search parameter, in the order `uci` lists them.
+        pub const PARAM_SPECS: &[ParamSpec] = &[
+            $(ParamSpec {
+                name: stringify!($field),
+                min: $min,
+                max: $max,
+                field: |p| &mut p.$field,
+            },)*
+        ];
+    };
+}
+
+specs! {
+    aspiration_window: 1, 1000;
+    aspiration_min_depth: 1, 200;
+    rfp_margin: 0, 1000;
+    rfp_max_depth: 0, 200;
+    nmp_min_depth: 1, 200;
+    nmp_base: 0, 20;
+    nmp_divisor: 1, 100;
+    lmr_base_x100: 0, 1000;
+    lmr_divisor_x100: 50, 2000;
+    lmr_min_depth: 1, 200;
+    lmr_full_moves: 1, 200;
+    lmp_base: 0, 1000;
+    lmp_max_depth: 0, 200;
+    futility_base: 0, 2000;
+    futility_margin: 0, 2000;
+    futility_max_depth: 0, 200;
+    qsearch_see_threshold: -2000, 2000;
+}
+
+impl SearchParams {
+    /// Sets a parameter by name (case-insensitive), checking its range.
+    /// `Ok(false)` if no parameter has that name.
+    pub fn set(&mut self, name: &str, value: &str) -> Result<bool, String> {
+        let Some(spec) = PARAM_SPECS
+            .iter()
+            .find(|s| s.name.eq_ignore_ascii_case(name))
+        else {
+            return Ok(false);
+        };
+        match value.trim().parse::<i32>() {
+            Ok(v) if (spec.min..=spec.max).contains(&v) => {
+                *(spec.field)(self) = v;
+                Ok(true)
+            }
+            _ => Err(format!(
+                "{}: '{value}' is not a number from {} to {}",
+                spec.name, spec.min, spec.max
+            )),
+        }
+    }
+
+    pub fn get(&self, spec: &ParamSpec) -> i32 {
+        *(spec.field)(&mut self.clone())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_default_is_in_range_and_settable() {
+        let defaults = DEFAULT_PARAMS;
+        for spec in PARAM_SPECS {
+            let v = defaults.get(spec);
+            assert!((spec.min..=spec.max).contains(&v), "{}", spec.name);
+            let mut p = DEFAULT_PARAMS;
+            assert_eq!(
+                p.set(&spec.name.to_uppercase(), &spec.max.to_string()),
+                Ok(true)
+            );
+            assert_eq!(p.get(spec), spec.max);
+            assert!(
+                p.set(spec.name, &(spec.max as i64 + 1).to_string())
+                    .is_err()
+            );
+            assert!(p.set(spec.name, "x").is_err());
+        }
+        assert_eq!(DEFAULT_PARAMS.clone().set("no_such", "1"), Ok(false));
     }
 }

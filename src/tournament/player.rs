@@ -259,11 +259,15 @@ impl Internal {
                 }
                 "move overhead" => config.move_overhead = Duration::from_millis(number()?),
                 "search" if value == "alphabeta" => {}
-                _ => {
-                    return Err(Failure::Setup(format!(
-                        "in-process ghast has no option '{name}' with value '{value}'"
-                    )));
-                }
+                _ => match config.params.set(name, value) {
+                    Ok(true) => {}
+                    Ok(false) => {
+                        return Err(Failure::Setup(format!(
+                            "in-process ghast has no option '{name}'"
+                        )));
+                    }
+                    Err(e) => return Err(Failure::Setup(e)),
+                },
             }
         }
         Ok(Internal {
