@@ -264,3 +264,771 @@ fn example_turning() {
         "8k/9/9/13/13/13/13/2p10/13/9/9/K8 w - 0 2"
     );
 }
+
+// ---------------------------------------------------------------------------
+// Reference implementation
+// ---------------------------------------------------------------------------
+
+/// A deliberately simple second implementation of the rulebook, used only
+/// to check the engine. It shares nothing with the engine but the position
+/// string parser (positions are read from a parsed [`Position`] square by
+/// square): its own coordinates, region tests, patterns written as vectors
+/// straight from rulebook 3.2, move application and an attack test that
+/// lists every enemy piece's captures from the piece's own square.
+pub mod reference {
+    use super::super::position::{LETTERS, Position, disk_of, kind_of, pcolor};
+
+    #[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+    pub struct Square {
+        /// Upper-case letter of the non-Disk piece and its colour.
+        pub piece: Option<(u8, usize)>,
+        /// Colour of the Disk.
+        pub disk: Option<usize>,
+    }
+
+    #[derive(Clone, PartialEq, Eq, Debug)]
+    pub struct Ref {
+        pub grid: [[Square; 12]; 13],
+        pub rights: [[bool; 12]; 13],
+        pub side: usize,
+        pub clock: u32,
+        pub fullmove: u32,
+    }
+
+    pub fn on_board(x: i32, y: i32) -> bool {
+        (0..13).contains(&x) && (0..12).contains(&y) && ((x <= 8 && y <= 8) || (x >= 4 && y >= 3))
+    }
+
+    /// 'W' White Court, 'F' Field, 'B' Black Court.
+    pub fn region(x: i32, y: i32) -> char {
+        if (4..=8).contains(&x) && (3..=8).contains(&y) {
+            'F'
+        } else if x <= 8 && y <= 8 {
+            'W'
+        } else {
+            'B'
+        }
+    }
+
+    fn own_court(c: usize) -> char {
+        if c == 0 { 'W' } else { 'B' }
+    }
+
+    fn name(x: i32, y: i32) -> String {
+        format!("{}{}", (b'a' + x as u8) as char, y + 1)
+    }
+
+    /// Field-crossing rule on the squares of a path.
+    fn crosses(from: (i32, i32), to: (i32, i32), mids: &[(i32, i32)]) -> bool {
+        let (a, b) = (region(from.0, from.1), region(to.0, to.1));
+        a != 'F' && b != 'F' && a != b && mids.iter().any(|&(x, y)| region(x, y) == 'F')
+    }
+
+    #[derive(Clone, Debug, PartialEq, Eq)]
+    pub struct RMove {
+        pub from: (i32, i32),
+        pub to: (i32, i32),
+        pub disk: bool,
+        pub kind: u8, // b'n' normal, b'c' castle, b'x' extricate
+    }
+
+    impl RMove {
+        pub fn text(&self) -> String {
+            format!(
+                "{}{}{}",
+                name(self.from.0, self.from.1),
+                name(self.to.0, self.to.1),
+                if self.disk { "d" } else { "" }
+            )
+        }
+    }
+
+    /// One pattern of a non-Disk piece: how it travels and whether it may
+    /// move (m) and capture (c).
+    enum Pat {
+        Step((i32, i32)),
+        Slide((i32, i32)),
+        /// Target offset and alternative paths (offsets from the start).
+        Jump((i32, i32), Vec<Vec<(i32, i32)>>),
+    }
+
+    struct P {
+        how: Pat,
+        m: bool,
+        c: bool,
+        /// Subject to the Field-crossing rule.
+        field_rule: bool,
+    }
+
+    const ORTH: [(i32, i32); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
+    const DIAG: [(i32, i32); 4] = [(1, 1), (-1, -1), (1, -1), (-1, 1)];
+
+    fn patterns(letter: u8, color: usize, promoted: bool) -> Vec<P> {
+        let f = if color == 0 { 1 } else { -1 };
+        let mut v = Vec::new();
+        let mc = |how| P { how, m: true, c: true, field_rule: true };
+        let m_only = |how| P { how, m: true, c: false, field_rule: true };
+        match letter {
+            b'K' => {
+                for d in ORTH.iter().chain(DIAG.iter()) {
+                    v.push(mc(Pat::Step(*d)));
+                }
+            }
+            b'Q' => {
+                for d in ORTH.iter().chain(DIAG.iter()) {
+                    v.push(mc(Pat::Slide(*d)));
+                }
+            }
+            b'R' => ORTH.iter().for_each(|d| v.push(mc(Pat::Slide(*d)))),
+            b'B' => DIAG.iter().for_each(|d| v.push(mc(Pat::Slide(*d)))),
+            b'G' => {
+                DIAG.iter().for_each(|d| v.push(mc(Pat::Slide(*d))));
+                ORTH.iter().for_each(|d| v.push(mc(Pat::Step(*d))));
+            }
+            b'F' => {
+                ORTH.iter().for_each(|d| v.push(mc(Pat::Slide(*d))));
+                DIAG.iter().for_each(|d| v.push(mc(Pat::Step(*d))));
+            }
+            b'E' => {
+                DIAG.iter().for_each(|d| v.push(mc(Pat::Step(*d))));
+                for (dx, dy) in ORTH {
+                    v.push(mc(Pat::Jump((2 * dx, 2 * dy), vec![vec![(dx, dy)]])));
+                }
+            }
+            b'M' => {
+                for (dx, dy) in ORTH.iter().chain(DIAG.iter()) {
+                    for k in 1..=3 {
+                        let path = (1..k).map(|i| (dx * i, dy * i)).collect();
+                        v.push(P {
+                            how: Pat::Jump((dx * k, dy * k), vec![path]),
+                            m: true,
+                            c: true,
+                            field_rule: false,
+                        });
+                    }
+                }
+            }
+            b'N' | b'W' => {
+                for a in [1, -1] {
+                    for b in [1, -1] {
+                        let jumps: Vec<((i32, i32), Vec<Vec<(i32, i32)>>)> = if letter == b'N' {
+                            vec![
+                                ((2 * a, b), vec![vec![(a, 0), (2 * a, 0)]]),
+                                ((a, 2 * b), vec![vec![(0, b), (0, 2 * b)]]),
+                            ]
+                        } else {
+                            vec![
+                                ((3 * a, b), vec![vec![(a, 0), (2 * a, 0), (3 * a, 0)]]),
+                                ((a, 3 * b), vec![vec![(0, b), (0, 2 * b), (0, 3 * b)]]),
+                                (
+                                    (2 * a, 2 * b),
+                                    vec![
+                                        vec![(a, 0), (2 * a, 0), (2 * a, b)],
+                                        vec![(0, b), (0, 2 * b), (a, 2 * b)],
+                                    ],
+                                ),
+                            ]
+                        };
+                        for (t, paths) in jumps {
+                            v.push(P { how: Pat::Jump(t, paths), m: true, c: true, field_rule: false });
+                        }
+                    }
+                }
+                if letter == b'W' {
+                    ORTH.iter().for_each(|d| v.push(m_only(Pat::Step(*d))));
+                }
+            }
+            b'A' => {
+                v.push(mc(Pat::Slide((f, f))));
+                v.push(mc(Pat::Step((f, 0))));
+                v.push(mc(Pat::Step((0, f))));
+                v.push(m_only(Pat::Step((-f, 0))));
+                v.push(m_only(Pat::Step((0, -f))));
+                v.push(m_only(Pat::Step((-f, -f))));
+                if promoted {
+                    v.push(m_only(Pat::Step((f, -f))));
+                    v.push(m_only(Pat::Step((-f, f))));
+                }
+            }
+            b'P' => {
+                v.push(m_only(Pat::Step((f, 0))));
+                v.push(m_only(Pat::Step((0, f))));
+                v.push(P { how: Pat::Step((f, f)), m: false, c: true, field_rule: true });
+                if promoted {
+                    v.push(P { how: Pat::Step((f, -f)), m: false, c: true, field_rule: true });
+                    v.push(P { how: Pat::Step((-f, f)), m: false, c: true, field_rule: true });
+                }
+            }
+            _ => {} // Citadel: handled apart; it attacks nothing.
+        }
+        v
+    }
+
+    impl Ref {
+        pub fn from_engine(p: &Position) -> Ref {
+            let mut r = Ref {
+                grid: [[Square::default(); 12]; 13],
+                rights: [[false; 12]; 13],
+                side: p.side.index(),
+                clock: p.clock,
+                fullmove: p.fullmove,
+            };
+            for x in 0..13 {
+                for y in 0..12 {
+                    if !on_board(x, y) {
+                        continue;
+                    }
+                    let i = (y * 13 + x) as usize;
+                    let c = p.board[i];
+                    if kind_of(c) != 0 {
+                        r.grid[x as usize][y as usize].piece =
+                            Some((LETTERS[kind_of(c) as usize], pcolor(c)));
+                    }
+                    if disk_of(c) != 0 {
+                        r.grid[x as usize][y as usize].disk = Some(disk_of(c) as usize - 1);
+                    }
+                    r.rights[x as usize][y as usize] = (p.rights[i / 64] >> (i % 64)) & 1 == 1;
+                }
+            }
+            r
+        }
+
+        pub fn at(&self, x: i32, y: i32) -> Square {
+            self.grid[x as usize][y as usize]
+        }
+
+        fn empty(&self, x: i32, y: i32) -> bool {
+            let s = self.at(x, y);
+            s.piece.is_none() && s.disk.is_none()
+        }
+
+        fn promoted(color: usize, x: i32, y: i32) -> bool {
+            region(x, y) != own_court(color)
+        }
+
+        /// Jump path test: every square exists and holds no Citadel
+        /// opposing `mover`.
+        fn path_ok(&self, from: (i32, i32), path: &[(i32, i32)], mover: usize) -> bool {
+            path.iter().all(|&(dx, dy)| {
+                let (x, y) = (from.0 + dx, from.1 + dy);
+                on_board(x, y) && self.at(x, y).piece != Some((b'C', 1 - mover))
+            })
+        }
+
+        /// Destinations of the non-Disk piece on `from`: (square, may move,
+        /// may capture), before looking at what stands there (slides stop at
+        /// the first occupied square, which is included).
+        fn reach(&self, from: (i32, i32), letter: u8, color: usize) -> Vec<((i32, i32), bool, bool)> {
+            let mut out = Vec::new();
+            for pat in patterns(letter, color, Self::promoted(color, from.0, from.1)) {
+                match pat.how {
+                    Pat::Step((dx, dy)) => {
+                        let t = (from.0 + dx, from.1 + dy);
+                        if on_board(t.0, t.1) {
+                            out.push((t, pat.m, pat.c));
+                        }
+                    }
+                    Pat::Slide((dx, dy)) => {
+                        let mut mids = Vec::new();
+                        let mut t = (from.0 + dx, from.1 + dy);
+                        while on_board(t.0, t.1) {
+                            if !(pat.field_rule && crosses(from, t, &mids)) {
+                                out.push((t, pat.m, pat.c));
+                            }
+                            if !self.empty(t.0, t.1) {
+                                break;
+                            }
+                            mids.push(t);
+                            t = (t.0 + dx, t.1 + dy);
+                        }
+                    }
+                    Pat::Jump((dx, dy), paths) => {
+                        let t = (from.0 + dx, from.1 + dy);
+                        if !on_board(t.0, t.1) {
+                            continue;
+                        }
+                        if letter == b'M' && region(t.0, t.1) == 'F' {
+                            continue;
+                        }
+                        let ok = paths.iter().any(|p| {
+                            let mids: Vec<(i32, i32)> =
+                                p.iter().map(|&(a, b)| (from.0 + a, from.1 + b)).collect();
+                            self.path_ok(from, p, color)
+                                && !(pat.field_rule && crosses(from, t, &mids))
+                        });
+                        if ok {
+                            out.push((t, pat.m, pat.c));
+                        }
+                    }
+                }
+            }
+            out
+        }
+
+        /// Squares attacked by whatever stands on (x, y) (rider and Disk).
+        pub fn attacks_from(&self, x: i32, y: i32) -> Vec<(i32, i32)> {
+            let s = self.at(x, y);
+            let mut out = Vec::new();
+            if let Some((letter, color)) = s.piece
+                && letter != b'C'
+            {
+                for (t, _, c) in self.reach((x, y), letter, color) {
+                    if c {
+                        out.push(t);
+                    }
+                }
+            }
+            if let Some(color) = s.disk {
+                let f = if color == 0 { 1 } else { -1 };
+                for (dx, dy) in [(f, 0), (0, f)] {
+                    if on_board(x + dx, y + dy) {
+                        out.push((x + dx, y + dy));
+                    }
+                }
+            }
+            out
+        }
+
+        pub fn attacked(&self, t: (i32, i32), by: usize) -> bool {
+            for x in 0..13 {
+                for y in 0..12 {
+                    if !on_board(x, y) {
+                        continue;
+                    }
+                    let s = self.at(x, y);
+                    let mine = s.piece.map(|p| p.1) == Some(by) || s.disk == Some(by);
+                    if mine && self.attacks_from(x, y).contains(&t) {
+                        return true;
+                    }
+                }
+            }
+            false
+        }
+
+        fn find(&self, letter: u8, color: usize) -> Vec<(i32, i32)> {
+            let mut v = Vec::new();
+            for x in 0..13 {
+                for y in 0..12 {
+                    if on_board(x, y) && self.at(x, y).piece == Some((letter, color)) {
+                        v.push((x, y));
+                    }
+                }
+            }
+            v
+        }
+
+        pub fn in_check(&self) -> bool {
+            let k = self.find(b'K', self.side)[0];
+            self.attacked(k, 1 - self.side)
+        }
+
+        fn pseudo(&self) -> Vec<RMove> {
+            let us = self.side;
+            let mut out = Vec::new();
+            let mv = |from, to, disk, kind| RMove { from, to, disk, kind };
+            for x in 0..13 {
+                for y in 0..12 {
+                    if !on_board(x, y) {
+                        continue;
+                    }
+                    let s = self.at(x, y);
+                    let from = (x, y);
+                    if let Some((letter, color)) = s.piece
+                        && color == us
+                    {
+                        if letter == b'C' {
+                            for (dx, dy) in ORTH {
+                                let t = (x + dx, y + dy);
+                                if on_board(t.0, t.1)
+                                    && self.empty(t.0, t.1)
+                                    && region(t.0, t.1) == own_court(us)
+                                {
+                                    out.push(mv(from, t, false, b'n'));
+                                }
+                            }
+                        }
+                        for (t, m, c) in self.reach(from, letter, us) {
+                            let d = self.at(t.0, t.1);
+                            let ok = match (d.piece, d.disk) {
+                                (None, None) => m,
+                                (None, Some(dc)) if dc == us => m && letter != b'P',
+                                (Some((pl, pc)), _) if pc != us => c && pl != b'C',
+                                (None, Some(_)) => c,
+                                _ => false,
+                            };
+                            if ok && !(letter == b'M' && region(t.0, t.1) == 'F') {
+                                out.push(mv(from, t, false, b'n'));
+                            }
+                        }
+                        if letter == b'P' && self.rights[x as usize][y as usize] {
+                            let f = if us == 0 { 1 } else { -1 };
+                            for (dx, dy) in [(f, 0), (0, f)] {
+                                let mid = (x + dx, y + dy);
+                                let t = (x + 2 * dx, y + 2 * dy);
+                                if !on_board(t.0, t.1) || !on_board(mid.0, mid.1) {
+                                    continue;
+                                }
+                                let ms = self.at(mid.0, mid.1);
+                                let mid_ok = ms.piece.is_none()
+                                    && (ms.disk.is_none() || ms.disk == Some(us));
+                                if self.empty(t.0, t.1)
+                                    && mid_ok
+                                    && !crosses(from, t, &[mid])
+                                    && !self.attacked(mid, 1 - us)
+                                {
+                                    out.push(mv(from, t, false, b'n'));
+                                }
+                            }
+                        }
+                        if letter == b'K' {
+                            let in_check = self.attacked(from, 1 - us);
+                            if !in_check && region(x, y) == own_court(us) {
+                                for c in self.find(b'C', us) {
+                                    out.push(mv(from, c, false, b'c'));
+                                }
+                            }
+                            if in_check && region(x, y) != 'F' {
+                                for m in self.find(b'M', us) {
+                                    if self.reach(m, b'M', us).iter().any(|r| r.0 == from) {
+                                        out.push(mv(from, m, false, b'x'));
+                                    }
+                                }
+                            }
+                        }
+                    }
+                    if s.disk == Some(us) {
+                        let f = if us == 0 { 1 } else { -1 };
+                        let magus = s.piece.map(|p| p.0) == Some(b'M');
+                        let fine = |t: (i32, i32)| !(magus && region(t.0, t.1) == 'F');
+                        let t = (x + f, y + f);
+                        if on_board(t.0, t.1) && self.empty(t.0, t.1) && fine(t) {
+                            out.push(mv(from, t, true, b'n'));
+                        }
+                        for t in [(x + f, y), (x, y + f)] {
+                            if !on_board(t.0, t.1) || !fine(t) {
+                                continue;
+                            }
+                            let d = self.at(t.0, t.1);
+                            let enemy = match d.piece {
+                                Some((l, c)) => c != us && l != b'C',
+                                None => d.disk.is_some_and(|c| c != us),
+                            };
+                            if enemy {
+                                out.push(mv(from, t, true, b'n'));
+                            }
+                        }
+                        if self.rights[x as usize][y as usize] {
+                            let mid = (x + f, y + f);
+                            let t = (x + 2 * f, y + 2 * f);
+                            if on_board(t.0, t.1)
+                                && on_board(mid.0, mid.1)
+                                && self.empty(mid.0, mid.1)
+                                && self.empty(t.0, t.1)
+                                && !crosses(from, t, &[mid])
+                                && fine(t)
+                            {
+                                out.push(mv(from, t, true, b'n'));
+                            }
+                        }
+                    }
+                }
+            }
+            out
+        }
+
+        pub fn apply(&self, m: &RMove) -> Ref {
+            let mut r = self.clone();
+            let us = self.side;
+            let (fx, fy) = (m.from.0 as usize, m.from.1 as usize);
+            let (tx, ty) = (m.to.0 as usize, m.to.1 as usize);
+            let target = self.grid[tx][ty];
+            let enemy_there =
+                target.piece.is_some_and(|p| p.1 != us) || target.disk.is_some_and(|c| c != us);
+            let capture = m.kind == b'n' && enemy_there;
+            match m.kind {
+                b'c' => {
+                    r.grid[tx][ty].piece = Some((b'K', us));
+                    r.grid[fx][fy].piece = None;
+                }
+                b'x' => {
+                    let k = r.grid[fx][fy].piece;
+                    r.grid[fx][fy].piece = r.grid[tx][ty].piece;
+                    r.grid[tx][ty].piece = k;
+                }
+                _ => {
+                    if m.disk {
+                        r.grid[tx][ty] = self.grid[fx][fy];
+                        r.grid[fx][fy] = Square::default();
+                        r.rights[fx][fy] = false;
+                        r.rights[tx][ty] = false;
+                    } else {
+                        let piece = self.grid[fx][fy].piece;
+                        r.grid[fx][fy].piece = None;
+                        let pawn = piece.map(|p| p.0) == Some(b'P');
+                        if pawn {
+                            r.rights[fx][fy] = false;
+                        }
+                        if capture {
+                            r.rights[tx][ty] = false;
+                            let mounted = target.disk.is_some() && target.piece.is_some();
+                            r.grid[tx][ty] = if mounted && !pawn {
+                                Square { piece, disk: Some(us) }
+                            } else {
+                                Square { piece, disk: None }
+                            };
+                        } else {
+                            r.grid[tx][ty].piece = piece;
+                        }
+                    }
+                }
+            }
+            r.clock = if capture { 0 } else { self.clock + 1 };
+            if us == 1 {
+                r.fullmove += 1;
+            }
+            r.side = 1 - us;
+            r
+        }
+
+        pub fn legal(&self) -> Vec<(RMove, Ref)> {
+            let us = self.side;
+            self.pseudo()
+                .into_iter()
+                .filter_map(|m| {
+                    let child = self.apply(&m);
+                    let k = child.find(b'K', us)[0];
+                    (!child.attacked(k, 1 - us)).then_some((m, child))
+                })
+                .collect()
+        }
+
+        pub fn perft(&self, depth: u32) -> u64 {
+            if depth == 0 {
+                return 1;
+            }
+            let moves = self.legal();
+            if depth == 1 {
+                return moves.len() as u64;
+            }
+            moves.iter().map(|(_, c)| c.perft(depth - 1)).sum()
+        }
+
+        /// A position string written by the reference itself (for random
+        /// positions; the engine parses it).
+        pub fn to_fen(&self) -> String {
+            let mut s = String::new();
+            for y in (0..12).rev() {
+                let mut empty = 0;
+                for x in 0..13 {
+                    if !on_board(x, y) {
+                        continue;
+                    }
+                    let q = self.at(x, y);
+                    let text = match (q.piece, q.disk) {
+                        (None, None) => {
+                            empty += 1;
+                            continue;
+                        }
+                        (None, Some(c)) => if c == 0 { "D".to_string() } else { "d".to_string() },
+                        (Some((l, c)), d) => {
+                            let ch = if c == 0 { l as char } else { (l as char).to_ascii_lowercase() };
+                            format!("{ch}{}", if d.is_some() { "^" } else { "" })
+                        }
+                    };
+                    if empty > 0 {
+                        s.push_str(&empty.to_string());
+                        empty = 0;
+                    }
+                    s.push_str(&text);
+                }
+                if empty > 0 {
+                    s.push_str(&empty.to_string());
+                }
+                if y > 0 {
+                    s.push('/');
+                }
+            }
+            let mut rights = String::new();
+            for y in 0..12 {
+                for x in 0..13 {
+                    if on_board(x, y) && self.rights[x as usize][y as usize] {
+                        rights.push_str(&name(x, y));
+                    }
+                }
+            }
+            if rights.is_empty() {
+                rights.push('-');
+            }
+            format!(
+                "{s} {} {rights} {} {}",
+                if self.side == 0 { 'w' } else { 'b' },
+                self.clock,
+                self.fullmove
+            )
+        }
+    }
+}
+
+use reference::Ref;
+
+struct Rng(u64);
+
+impl Rng {
+    fn new(seed: u64) -> Self {
+        Rng(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1)
+    }
+    fn next(&mut self) -> u64 {
+        let mut x = self.0;
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        self.0 = x;
+        x
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
+
+/// Compares the engine with the reference on one position: legal move
+/// texts, check status, and every child position. Returns the children.
+fn compare(p: &Position) -> Vec<Position> {
+    let r = Ref::from_engine(p);
+    assert_eq!(r.to_fen(), p.to_fen(), "reference writer");
+    let mut ref_moves: Vec<(String, Ref)> = r.legal().into_iter().map(|(m, c)| (m.text(), c)).collect();
+    ref_moves.sort_by(|a, b| a.0.cmp(&b.0));
+    let mut eng: Vec<(String, Position)> = legal(p)
+        .into_iter()
+        .map(|m| (p.move_to_string(m), p.play(m)))
+        .collect();
+    eng.sort_by(|a, b| a.0.cmp(&b.0));
+    let e_names: Vec<&str> = eng.iter().map(|m| m.0.as_str()).collect();
+    let r_names: Vec<&str> = ref_moves.iter().map(|m| m.0.as_str()).collect();
+    assert_eq!(e_names, r_names, "legal moves differ in {}", p.to_fen());
+    assert_eq!(p.in_check(), r.in_check(), "check differs in {}", p.to_fen());
+    for ((name, child), (_, rchild)) in eng.iter().zip(&ref_moves) {
+        assert_eq!(
+            child.to_fen(),
+            rchild.to_fen(),
+            "after {name} in {}",
+            p.to_fen()
+        );
+    }
+    eng.into_iter().map(|e| e.1).collect()
+}
+
+#[test]
+fn reference_agrees_on_start_perft() {
+    let p = Position::startpos();
+    let r = Ref::from_engine(&p);
+    assert_eq!(r.perft(1), 50);
+    assert_eq!(r.perft(2), 2502);
+}
+
+/// A random position the rulebook allows: every kind, riders, rights.
+fn random_position(rng: &mut Rng) -> Option<Position> {
+    use reference::{Square, on_board, region};
+    let mut r = Ref {
+        grid: [[Square::default(); 12]; 13],
+        rights: [[false; 12]; 13],
+        side: rng.below(2),
+        clock: rng.below(60) as u32,
+        fullmove: 1 + rng.below(40) as u32,
+    };
+    let squares: Vec<(i32, i32)> = (0..13)
+        .flat_map(|x| (0..12).map(move |y| (x, y)))
+        .filter(|&(x, y)| on_board(x, y))
+        .collect();
+    let mut free = squares.clone();
+    let mut take = |rng: &mut Rng, ok: &dyn Fn((i32, i32)) -> bool| -> Option<(i32, i32)> {
+        for _ in 0..50 {
+            let i = rng.below(free.len());
+            if ok(free[i]) {
+                return Some(free.swap_remove(i));
+            }
+        }
+        None
+    };
+    for c in 0..2 {
+        let k = take(rng, &|_| true)?;
+        r.grid[k.0 as usize][k.1 as usize].piece = Some((b'K', c));
+        if rng.below(3) > 0 {
+            let court = if c == 0 { 'W' } else { 'B' };
+            let s = take(rng, &|(x, y)| region(x, y) == court)?;
+            r.grid[s.0 as usize][s.1 as usize].piece = Some((b'C', c));
+        }
+    }
+    let n = 2 + rng.below(22);
+    for _ in 0..n {
+        let c = rng.below(2);
+        let letters = b"QMGFBWNRAEPPPDDD";
+        let l = letters[rng.below(letters.len())];
+        let s = if l == b'M' {
+            take(rng, &|(x, y)| region(x, y) != 'F')?
+        } else {
+            take(rng, &|_| true)?
+        };
+        let q = &mut r.grid[s.0 as usize][s.1 as usize];
+        if l == b'D' {
+            q.disk = Some(c);
+            if rng.below(3) == 0 {
+                let riders = b"QGFBWNRAEM";
+                let rl = riders[rng.below(riders.len())];
+                if !(rl == b'M' && region(s.0, s.1) == 'F') {
+                    q.piece = Some((rl, c));
+                }
+            }
+        } else {
+            q.piece = Some((l, c));
+        }
+        if (l == b'D' || l == b'P') && rng.below(2) == 0 {
+            r.rights[s.0 as usize][s.1 as usize] = true;
+        }
+    }
+    // Kings on Disks sometimes.
+    for c in 0..2 {
+        for &(x, y) in &squares {
+            if r.grid[x as usize][y as usize].piece == Some((b'K', c)) && rng.below(6) == 0 {
+                r.grid[x as usize][y as usize].disk = Some(c);
+            }
+        }
+    }
+    Position::from_fen(&r.to_fen()).ok()
+}
+
+fn scale(n: usize) -> usize {
+    if cfg!(debug_assertions) { n / 10 + 1 } else { n }
+}
+
+#[test]
+fn reference_agrees_on_random_play() {
+    let mut rng = Rng::new(7);
+    let mut checked = 0;
+    // Random games from the start position.
+    for _ in 0..scale(12) {
+        let mut p = Position::startpos();
+        for _ in 0..120 {
+            let children = compare(&p);
+            checked += 1;
+            if children.is_empty() {
+                break;
+            }
+            p = children[rng.below(children.len())];
+        }
+    }
+    // Random positions, each followed by a short random walk.
+    let mut made = 0;
+    while made < scale(500) {
+        let Some(mut p) = random_position(&mut rng) else { continue };
+        made += 1;
+        for _ in 0..6 {
+            let children = compare(&p);
+            checked += 1;
+            if children.is_empty() {
+                break;
+            }
+            p = children[rng.below(children.len())];
+        }
+    }
+    assert!(checked > scale(3000));
+}
