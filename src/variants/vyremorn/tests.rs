@@ -1032,3 +1032,56 @@ fn reference_agrees_on_random_play() {
     }
     assert!(checked > scale(3000));
 }
+
+/// Prints positions from seeded random games (used to extend the suite).
+#[test]
+#[ignore]
+fn print_random_game_positions() {
+    for seed in 1..=6u64 {
+        let mut rng = Rng::new(seed);
+        let mut p = Position::startpos();
+        for ply in 0..(20 + 10 * seed as usize) {
+            let moves = legal(&p);
+            if moves.is_empty() {
+                break;
+            }
+            // Prefer captures half of the time, to reach Turnings.
+            let caps: Vec<Move> = moves.iter().copied().filter(|m| m.has(F_CAPTURE)).collect();
+            let mv = if !caps.is_empty() && rng.below(2) == 0 {
+                caps[rng.below(caps.len())]
+            } else {
+                moves[rng.below(moves.len())]
+            };
+            p = p.play(mv);
+            let _ = ply;
+        }
+        println!("{}", p.to_fen());
+    }
+}
+
+/// The suite's counts at the shallow depths, recomputed by the reference;
+/// each suite position and its children are compared move by move.
+#[test]
+fn reference_agrees_on_suite() {
+    let text = include_str!("../../../positions/vyremorn.perft");
+    let mut lines = 0;
+    for line in text.lines().filter(|l| !l.starts_with('#') && !l.trim().is_empty()) {
+        let mut parts = line.split(';');
+        let fen = parts.next().unwrap().trim();
+        let p = Position::from_fen(fen).unwrap();
+        for child in compare(&p) {
+            compare(&child);
+        }
+        let r = Ref::from_engine(&p);
+        for part in parts {
+            let (d, n) = part.trim().split_once(' ').unwrap();
+            let depth: u32 = d[1..].parse().unwrap();
+            let n: u64 = n.parse().unwrap();
+            if depth <= 2 || (depth == 3 && n <= 30_000) {
+                assert_eq!(r.perft(depth), n, "{fen} depth {depth}");
+            }
+        }
+        lines += 1;
+    }
+    assert!(lines >= 25);
+}
