@@ -118,6 +118,12 @@ impl std::fmt::Debug for Move {
 
 // ---- Position ----
 
+impl std::fmt::Debug for Position {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.to_fen())
+    }
+}
+
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub struct Position {
     pub board: [Cell; NSQ],

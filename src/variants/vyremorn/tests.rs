@@ -871,10 +871,10 @@ pub mod reference {
 
 use reference::Ref;
 
-struct Rng(u64);
+pub(crate) struct Rng(u64);
 
 impl Rng {
-    fn new(seed: u64) -> Self {
+    pub(crate) fn new(seed: u64) -> Self {
         Rng(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1)
     }
     fn next(&mut self) -> u64 {
@@ -885,7 +885,7 @@ impl Rng {
         self.0 = x;
         x
     }
-    fn below(&mut self, n: usize) -> usize {
+    pub(crate) fn below(&mut self, n: usize) -> usize {
         (self.next() % n as u64) as usize
     }
 }
@@ -926,7 +926,7 @@ fn reference_agrees_on_start_perft() {
 }
 
 /// A random position the rulebook allows: every kind, riders, rights.
-fn random_position(rng: &mut Rng) -> Option<Position> {
+pub(crate) fn random_position(rng: &mut Rng) -> Option<Position> {
     use reference::{Square, on_board, region};
     let mut r = Ref {
         grid: [[Square::default(); 12]; 13],
@@ -1084,4 +1084,47 @@ fn reference_agrees_on_suite() {
         lines += 1;
     }
     assert!(lines >= 25);
+}
+
+/// The 180° rotation with colours swapped: the same game from the other
+/// side.
+pub(crate) fn rotate(p: &Position) -> Position {
+    let mut r = *p;
+    r.board = [position::EMPTY; NSQ];
+    r.rights = [0; 3];
+    for &s in &geo().squares {
+        let (x, y) = (x_of(s), y_of(s));
+        let t = sq_of(12 - x, 11 - y);
+        let c = p.board[s as usize];
+        let mut n = 0;
+        if kind_of(c) != 0 {
+            n |= make_piece(kind_of(c), pcolor(c) ^ 1);
+        }
+        if disk_of(c) != 0 {
+            n |= make_disk(2 - disk_of(c) as usize);
+        }
+        r.board[t as usize] = n;
+        if p.has_right(s) {
+            r.set_right(t);
+        }
+    }
+    r.king = [
+        sq_of(12 - x_of(p.king[1]), 11 - y_of(p.king[1])),
+        sq_of(12 - x_of(p.king[0]), 11 - y_of(p.king[0])),
+    ];
+    r.side = p.side.flip();
+    r
+}
+
+#[test]
+fn rotation_preserves_move_counts() {
+    let mut rng = Rng::new(3);
+    let mut n = 0;
+    while n < 200 {
+        let Some(p) = random_position(&mut rng) else { continue };
+        n += 1;
+        let r = rotate(&p);
+        assert_eq!(legal(&p).len(), legal(&r).len(), "{}", p.to_fen());
+        assert_eq!(Position::from_fen(&r.to_fen()).unwrap(), r);
+    }
 }
