@@ -1128,3 +1128,157 @@ fn rotation_preserves_move_counts() {
         assert_eq!(Position::from_fen(&r.to_fen()).unwrap(), r);
     }
 }
+
+/// Fast self-play with the search; every position and move is checked
+/// against the reference.
+#[test]
+fn self_play_games_follow_the_rules() {
+    use crate::game::GameState;
+    use crate::search::{Config, Limits, Shared, search};
+    let shared = Shared::new(4);
+    let config = Config::default();
+    let limits = Limits {
+        nodes: Some(2000),
+        ..Limits::default()
+    };
+    let mut rng = Rng::new(11);
+    for game in 0..scale(3) {
+        let mut state = GameState::new(Position::startpos());
+        // A few random opening moves so the games differ.
+        for _ in 0..2 + game {
+            let moves = legal(&state.position);
+            let mv = moves[rng.below(moves.len())];
+            state.play(mv);
+        }
+        for _ in 0..scale(80) {
+            if state.outcome().is_some() {
+                break;
+            }
+            compare(&state.position);
+            shared.prepare(&limits);
+            let out = search(&state, &limits, &config, &shared, &|_| {});
+            let mv = out.best.expect("a legal move exists");
+            let text = state.position.move_to_string(mv);
+            let r = Ref::from_engine(&state.position);
+            assert!(
+                r.legal().iter().any(|(m, _)| m.text() == text),
+                "search played {text} in {}",
+                state.position.to_fen()
+            );
+            assert_eq!(state.position.parse_move(&state.history, &text), Ok(mv));
+            state.play(mv);
+        }
+    }
+}
+
+#[test]
+fn notation_round_trips_and_disk_suffix() {
+    let mut rng = Rng::new(21);
+    let mut n = 0;
+    while n < 300 {
+        let Some(p) = random_position(&mut rng) else { continue };
+        n += 1;
+        assert_eq!(Position::from_fen(&p.to_fen()).unwrap(), p);
+        for mv in legal(&p) {
+            let text = p.move_to_string(mv);
+            assert_eq!(p.parse_move(&History::new(), &text), Ok(mv), "{text} in {p:?}");
+            // Riderless Disk moves may omit the suffix.
+            if mv.has(F_DISK) && kind_of(p.board[mv.from() as usize]) == 0 {
+                let short = &text[..text.len() - 1];
+                assert_eq!(p.parse_move(&History::new(), short), Ok(mv));
+            }
+        }
+    }
+    // A mounted Disk: with 'd' the Disk moves, without it the rider.
+    let p = Position::from_fen("8k/9/9/13/13/13/13/2N^10/13/9/9/K8 w c5 0 1").unwrap();
+    let h = History::new();
+    assert!(p.parse_move(&h, "c5d6d").unwrap().has(F_DISK));
+    assert!(p.parse_move(&h, "c5d6").is_err());
+    assert!(!p.parse_move(&h, "c5d7").unwrap().has(F_DISK));
+    assert!(p.parse_move(&h, "c5d7d").is_err());
+}
+
+#[test]
+fn bad_input_is_rejected_with_a_reason() {
+    let cases: &[(&str, &str)] = &[
+        ("8k/9/9/13/13/13/13/13/13/9/9/K7 w - 0 1", "needs 9"),
+        ("8k/9/9/13/13/13/13/13/13/9/9/K9 w - 0 1", "more than"),
+        ("8k/9/9/13/13/13/13/13/9/9/K8 w - 0 1", "12 ranks"),
+        ("8k/9/9/13/13/13/13/2P^10/13/9/9/K8 w - 0 1", "'^' may not follow 'P'"),
+        ("8k/9/9/13/13/13/13/2D^10/13/9/9/K8 w - 0 1", "'^' may not follow a Disk"),
+        ("8k/9/9/13/13/13/13/2C^10/13/9/9/K8 w - 0 1", "'^' may not follow 'C'"),
+        ("8k/9/9/13/13/13/4M8/13/13/9/9/K8 w - 0 1", "Field"),
+        ("8k/9/9/13/13/13/4M^8/13/13/9/9/K8 w - 0 1", "Field"),
+        ("8k/9/9/13/13/13/4C8/13/13/9/9/K8 w - 0 1", "outside its own Court"),
+        ("8k/9/9/13/13/13/13/13/13/9/C7C/K8 w - 0 1", "Citadels"),
+        ("8k/9/9/13/13/13/13/13/13/9/9/9 w - 0 1", "exactly one King"),
+        ("8k/9/9/13/13/13/13/13/13/9/K8/K8 w - 0 1", "exactly one King"),
+        ("8k/9/9/13/13/13/13/13/13/9/9/K7q b - 0 1", "not to move is in check"),
+        ("8k/9/9/13/13/13/13/13/13/9/9/K8 w c5 0 1", "no Pawn or Disk"),
+        ("8k/9/9/13/13/13/13/13/13/9/9/K8 w j1 0 1", "not a square"),
+        ("8k/9/9/13/13/13/13/13/13/9/9/K8 x - 0 1", "side to move"),
+        ("8k/9/9/13/13/13/13/13/13/9/9/K8 w - z 1", "capture clock"),
+        ("8k/9/9/13/13/13/13/13/13/9/9/K8 w - 0 0", "fullmove"),
+        ("8k/9/9/13/13/13/13/13/13/9/9/K8 w - 0", "5 fields"),
+        ("8k/9/9/13/13/13/13/13/13/9/9/X8 w - 0 1", "unknown piece letter"),
+        ("", "5 fields"),
+    ];
+    for (fen, reason) in cases {
+        match Position::from_fen(fen) {
+            Ok(_) => panic!("accepted {fen}"),
+            Err(e) => assert!(e.0.contains(reason), "{fen}: {e} (expected '{reason}')"),
+        }
+    }
+    let p = Position::startpos();
+    let h = History::new();
+    for bad in ["", "e3", "e3e", "z1a1", "a1j1", "e3e5", "e3e4x", "a10a1", "0000", "€€€€"] {
+        assert!(p.parse_move(&h, bad).is_err(), "{bad}");
+    }
+}
+
+#[test]
+fn outcomes_and_draw_rules() {
+    let h = History::new();
+    let bare = Position::from_fen("8k/9/9/13/13/13/13/13/13/9/1C7/K8 w - 0 1").unwrap();
+    assert_eq!(
+        bare.outcome(&h),
+        Some(Outcome::Draw(Termination::InsufficientMaterial))
+    );
+    let dead = Position::from_fen("7kD/9/9/13/13/13/13/13/13/9/9/K8 w - 0 1").unwrap();
+    assert!(dead.insufficient_material());
+    let fifty = Position::from_fen("8k/9/9/13/13/13/13/13/13/9/R8/K8 w - 100 80").unwrap();
+    assert_eq!(fifty.outcome(&h), Some(Outcome::Draw(Termination::FiftyMoves)));
+    let m = Position::from_fen("8k/9/9/13/13/13/13/13/13/9/1q7/K1q6 w - 0 1").unwrap();
+    assert_eq!(
+        m.outcome(&h),
+        Some(Outcome::Win(Color::Black, Termination::Checkmate))
+    );
+    // Plain repetition is no draw; endless check is.
+    let mut state = crate::game::GameState::<Position>::from_setup(
+        Some("8k/9/9/13/13/13/13/13/13/9/R8/K8 w - 0 1"),
+        &["a2b2", "m12l12", "b2a2", "l12m12", "a2b2", "m12l12", "b2a2", "l12m12"],
+    )
+    .unwrap();
+    assert_eq!(state.outcome(), None);
+    assert!(!state.position.is_rule_draw(&state.history));
+    // Endless check: Black, to move, was in check in every position with
+    // Black to move since the first occurrence.
+    let checked = Position::from_fen("6m1k/9/7N^1/13/13/13/13/13/13/9/9/K8 b - 0 1").unwrap();
+    assert!(checked.in_check());
+    let other = Position::startpos();
+    let mut h = History::new();
+    for _ in 0..2 {
+        h.push(checked.rep_key());
+        h.push(other.rep_key());
+    }
+    assert_eq!(checked.outcome(&h), Some(Outcome::Draw(Termination::Repetition)));
+    assert!(checked.is_rule_draw(&h));
+    let quiet = Position::from_fen("6m1k/9/9/13/13/13/13/13/13/9/9/K8 b - 0 1").unwrap();
+    let mut h = History::new();
+    for _ in 0..2 {
+        h.push(quiet.rep_key());
+        h.push(other.rep_key());
+    }
+    assert_eq!(quiet.outcome(&h), None);
+    assert!(!quiet.is_rule_draw(&h));
+}
