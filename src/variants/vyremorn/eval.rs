@@ -105,7 +105,8 @@ struct Entry<'a> {
 const S_MATERIAL: &str =
     "Material per kind (midgame endgame). Measured: see tuning/README.md (Vyremorn).";
 const S_PHASE: &str = "Game phase: weight per kind; phase_total = start array.";
-const S_MOBILITY: &str = "Mobility: per attacked square not held by an own piece, above the centre.";
+const S_MOBILITY: &str =
+    "Mobility: per attacked square not held by an own piece, above the centre.";
 const S_MOB_CENTER: &str = "Typical mobility per kind (measured in random games).";
 const S_PAWNS: &str = "Pawns, Arbalests, Disks: promotion state, advance, riders.";
 const S_KING: &str = "King safety: attack units per zone square; danger = min(units^2/div, cap).";
@@ -173,17 +174,42 @@ impl EvalParams {
     fn visit(&mut self, f: &mut dyn FnMut(Entry<'_>)) {
         per_kind(f, S_MATERIAL, "material", &mut self.material);
         per_kind1(f, S_PHASE, "phase_weight", &mut self.phase_weight);
-        one(f, S_PHASE, "phase_total", std::slice::from_mut(&mut self.phase_total));
+        one(
+            f,
+            S_PHASE,
+            "phase_total",
+            std::slice::from_mut(&mut self.phase_total),
+        );
         per_kind(f, S_MOBILITY, "mobility", &mut self.mobility);
-        per_kind1(f, S_MOB_CENTER, "mobility_center", &mut self.mobility_center);
+        per_kind1(
+            f,
+            S_MOB_CENTER,
+            "mobility_center",
+            &mut self.mobility_center,
+        );
         one(f, S_PAWNS, "promoted_pawn", &mut self.promoted_pawn);
         one(f, S_PAWNS, "promoted_arbalest", &mut self.promoted_arbalest);
         one(f, S_PAWNS, "pawn_advance", &mut self.pawn_advance);
         one(f, S_PAWNS, "disk_advance", &mut self.disk_advance);
         one(f, S_PAWNS, "rider", &mut self.rider);
-        per_kind1(f, S_KING, "king_attack_weight", &mut self.king_attack_weight);
-        one(f, S_KING, "king_danger_div", std::slice::from_mut(&mut self.king_danger_div));
-        one(f, S_KING, "king_danger_cap", std::slice::from_mut(&mut self.king_danger_cap));
+        per_kind1(
+            f,
+            S_KING,
+            "king_attack_weight",
+            &mut self.king_attack_weight,
+        );
+        one(
+            f,
+            S_KING,
+            "king_danger_div",
+            std::slice::from_mut(&mut self.king_danger_div),
+        );
+        one(
+            f,
+            S_KING,
+            "king_danger_cap",
+            std::slice::from_mut(&mut self.king_danger_cap),
+        );
         one(
             f,
             S_KING,
@@ -191,7 +217,12 @@ impl EvalParams {
             std::slice::from_mut(&mut self.king_danger_eg_percent),
         );
         one(f, S_DEFENCE, "citadel_present", &mut self.citadel_present);
-        one(f, S_DEFENCE, "citadel_near_king", &mut self.citadel_near_king);
+        one(
+            f,
+            S_DEFENCE,
+            "citadel_near_king",
+            &mut self.citadel_near_king,
+        );
         one(f, S_DEFENCE, "magus_guard", &mut self.magus_guard);
         one(f, S_DEFENCE, "disk_shield", &mut self.disk_shield);
         one(f, S_DEFENCE, "open_diagonal", &mut self.open_diagonal);
@@ -321,7 +352,6 @@ pub fn default_params() -> &'static EvalParams {
     &DEFAULT
 }
 
-
 /// Calls `f` with every square the piece of `kind` and `color` on `s`
 /// attacks (capture patterns, as the attack test sees them).
 #[inline]
@@ -439,13 +469,11 @@ pub fn evaluate_with(pos: &Position, p: &EvalParams) -> i32 {
     // Attack units on each colour's King zone (the King and neighbours).
     let mut units = [0i32; 2];
     let mut in_zone = [[false; NSQ]; 2];
-    for c in 0..2 {
-        let k = pos.king[c] as usize;
-        in_zone[c][k] = true;
-        for d in 0..8 {
-            let t = g.nb[k][d];
+    for (zone, &k) in in_zone.iter_mut().zip(&pos.king) {
+        zone[k as usize] = true;
+        for &t in &g.nb[k as usize] {
             if t != NONE {
-                in_zone[c][t as usize] = true;
+                zone[t as usize] = true;
             }
         }
     }
@@ -460,7 +488,13 @@ pub fn evaluate_with(pos: &Position, p: &EvalParams) -> i32 {
             continue;
         }
         let si = s as usize;
-        let adv = |c: usize| if c == 0 { x_of(s) + y_of(s) } else { 23 - x_of(s) - y_of(s) };
+        let adv = |c: usize| {
+            if c == 0 {
+                x_of(s) + y_of(s)
+            } else {
+                23 - x_of(s) - y_of(s)
+            }
+        };
         if disk_of(cell) != 0 {
             let c = disk_of(cell) as usize - 1;
             add(c, p.material[DISK_INDEX], &mut mg, &mut eg);
@@ -613,11 +647,21 @@ mod tests {
     fn malformed_files_name_the_line() {
         let text = default_params().to_text();
         let bad = text.replace("material.knight", "material.knigt");
-        assert!(EvalParams::parse(&bad).unwrap_err().contains("unknown parameter 'material.knigt'"));
+        assert!(
+            EvalParams::parse(&bad)
+                .unwrap_err()
+                .contains("unknown parameter 'material.knigt'")
+        );
         let line = text.lines().position(|l| l.starts_with("tempo")).unwrap() + 1;
         let bad: String = text
             .lines()
-            .map(|l| if l.starts_with("tempo") { "tempo = 5 x" } else { l })
+            .map(|l| {
+                if l.starts_with("tempo") {
+                    "tempo = 5 x"
+                } else {
+                    l
+                }
+            })
             .collect::<Vec<_>>()
             .join("\n");
         assert_eq!(
@@ -629,7 +673,11 @@ mod tests {
             .filter(|l| !l.starts_with("tempo"))
             .collect::<Vec<_>>()
             .join("\n");
-        assert!(EvalParams::parse(&bad).unwrap_err().contains("missing parameter tempo"));
+        assert!(
+            EvalParams::parse(&bad)
+                .unwrap_err()
+                .contains("missing parameter tempo")
+        );
         let bad = format!("{text}\ntempo = 1 1\n");
         assert!(EvalParams::parse(&bad).unwrap_err().contains("given twice"));
         let bad = text.replace("rider ", "rider = 1\n#");
@@ -641,10 +689,18 @@ mod tests {
         let mut rng = Rng::new(99);
         let mut n = 0;
         while n < 300 {
-            let Some(p) = random_position(&mut rng) else { continue };
+            let Some(p) = random_position(&mut rng) else {
+                continue;
+            };
             n += 1;
             let r = rotate(&p);
-            assert_eq!(evaluate(&p), evaluate(&r), "{} vs {}", p.to_fen(), r.to_fen());
+            assert_eq!(
+                evaluate(&p),
+                evaluate(&r),
+                "{} vs {}",
+                p.to_fen(),
+                r.to_fen()
+            );
         }
         let s = Position::startpos();
         assert_eq!(evaluate(&s), evaluate(&rotate(&s)));
@@ -655,7 +711,10 @@ mod tests {
         let start = Position::startpos();
         assert!(evaluate(&start).abs() < 60, "{}", evaluate(&start));
         // White without its Queen is losing.
-        let no_queen = Position::from_fen(&crate::variants::vyremorn::START_FEN.replace("QCEBNPD2", "1CEBNPD2")).unwrap();
+        let no_queen = Position::from_fen(
+            &crate::variants::vyremorn::START_FEN.replace("QCEBNPD2", "1CEBNPD2"),
+        )
+        .unwrap();
         assert!(evaluate(&no_queen) < -600, "{}", evaluate(&no_queen));
         // A promoted Pawn is worth more than the same Pawn at home.
         let home = Position::from_fen("8k/9/9/13/13/13/13/13/2P10/9/9/K8 w - 0 1").unwrap();
@@ -683,9 +742,10 @@ mod tests {
                 p.board = [EMPTY; NSQ];
                 let s = loop {
                     let s = g.squares[rng.below(g.squares.len())];
-                    if !(kind == MAGUS && g.region[s as usize] == FIELD)
-                        && !(kind == CITADEL && g.region[s as usize] != WHITE_COURT)
-                    {
+                    let r = g.region[s as usize];
+                    let excluded =
+                        (kind == MAGUS && r == FIELD) || (kind == CITADEL && r != WHITE_COURT);
+                    if !excluded {
                         break s;
                     }
                 };
@@ -704,7 +764,11 @@ mod tests {
             }
             avg[kind as usize] = total as f64 / samples as f64;
         }
-        let (n, r, q) = (avg[KNIGHT as usize], avg[ROOK as usize], avg[QUEEN as usize]);
+        let (n, r, q) = (
+            avg[KNIGHT as usize],
+            avg[ROOK as usize],
+            avg[QUEEN as usize],
+        );
         let value = |m: f64| {
             if m <= r {
                 320.0 + (m - n) * (500.0 - 320.0) / (r - n)
@@ -713,7 +777,12 @@ mod tests {
             }
         };
         for kind in 1..=13usize {
-            println!("{:<10} mobility {:6.2} value {:5.0}", KIND_NAMES[kind - 1], avg[kind], value(avg[kind]));
+            println!(
+                "{:<10} mobility {:6.2} value {:5.0}",
+                KIND_NAMES[kind - 1],
+                avg[kind],
+                value(avg[kind])
+            );
         }
     }
 }

@@ -48,13 +48,11 @@ pub mod geometry;
 pub mod movegen;
 pub mod position;
 
-use crate::game::{
-    Color, Game, GameError, History, MoveBuffer, Outcome, Termination, err,
-};
+use crate::game::{Color, Game, GameError, History, MoveBuffer, Outcome, Termination, err};
 use geometry::*;
 pub use movegen::{MAX_MOVES, Moves};
-pub use position::{Move, Position, START_FEN};
 use position::*;
+pub use position::{Move, Position, START_FEN};
 
 /// The game type.
 pub type Vyremorn = Position;
@@ -226,7 +224,8 @@ impl Game for Position {
             .skip(1)
             .find(|&(_, c)| c.is_ascii_alphabetic())
             .map(|(i, _)| i);
-        let squares = split.and_then(|i| Some((parse_square(&body[..i])?, parse_square(&body[i..])?)));
+        let squares =
+            split.and_then(|i| Some((parse_square(&body[..i])?, parse_square(&body[i..])?)));
         let Some((from, to)) = squares else {
             return err(format!(
                 "cannot parse move '{text}': expected <from><to>[d] with squares a1..m12 that exist on the board"
@@ -234,8 +233,8 @@ impl Game for Position {
         };
         let mut moves = Moves::new();
         self.legal_moves(history, &mut moves);
-        let riderless_disk = disk_of(self.board[from as usize]) != 0
-            && kind_of(self.board[from as usize]) == 0;
+        let riderless_disk =
+            disk_of(self.board[from as usize]) != 0 && kind_of(self.board[from as usize]) == 0;
         for &mv in moves.as_slice() {
             if mv.from() == from
                 && mv.to() == to

@@ -25,6 +25,7 @@ impl Position {
     /// may move (`m`) and/or capture (`c`). Returns false when `t` stops a
     /// slide (anything stands there).
     #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
     fn target<B: MoveBuffer<Move>>(
         &self,
         out: &mut B,
@@ -68,6 +69,7 @@ impl Position {
     }
 
     #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
     fn step<B: MoveBuffer<Move>>(
         &self,
         out: &mut B,
@@ -216,7 +218,9 @@ impl Position {
             }
         }
         let fp = g.nb[s as usize][FWD_POINT[us]];
-        if fp != NONE && self.is_capture_target(fp, us) && kind_of(self.board[fp as usize]) != CITADEL
+        if fp != NONE
+            && self.is_capture_target(fp, us)
+            && kind_of(self.board[fp as usize]) != CITADEL
         {
             out.push(Move::new(s, fp, F_CAPTURE));
         }

@@ -110,7 +110,11 @@ impl std::fmt::Debug for Move {
             square_name(self.to()),
             if self.has(F_DISK) { "d" } else { "" },
             if self.has(F_CASTLE) { "/castle" } else { "" },
-            if self.has(F_EXTRICATE) { "/extricate" } else { "" },
+            if self.has(F_EXTRICATE) {
+                "/extricate"
+            } else {
+                ""
+            },
             if self.has(F_CAPTURE) { "/x" } else { "" },
         )
     }
@@ -263,10 +267,7 @@ impl Position {
                         }
                     }
                     if kind == MAGUS && geo().region[s as usize] == FIELD {
-                        return err(format!(
-                            "a Magus on {} stands in the Field",
-                            square_name(s)
-                        ));
+                        return err(format!("a Magus on {} stands in the Field", square_name(s)));
                     }
                     let mut cell = make_piece(kind, color);
                     if rider {
@@ -292,10 +293,7 @@ impl Position {
         }
         for (c, name) in [(0, "White"), (1, "Black")] {
             if kings[c] != 1 {
-                return err(format!(
-                    "{name} needs exactly one King, found {}",
-                    kings[c]
-                ));
+                return err(format!("{name} needs exactly one King, found {}", kings[c]));
             }
             if citadels[c] > 1 {
                 return err(format!("{name} has {} Citadels (at most one)", citadels[c]));

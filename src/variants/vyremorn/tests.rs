@@ -253,10 +253,7 @@ fn example_turning() {
         "8k/9/9/13/13/13/13/2b^10/13/9/9/K8 w - 0 2"
     );
     assert_eq!(
-        after(
-            "8k/9/9/13/5b7/13/13/2R^10/13/9/9/K8 b c5 0 1",
-            &["f8c5"]
-        ),
+        after("8k/9/9/13/5b7/13/13/2R^10/13/9/9/K8 b c5 0 1", &["f8c5"]),
         "8k/9/9/13/13/13/13/2b^10/13/9/9/K8 w - 0 2"
     );
     assert_eq!(
@@ -360,14 +357,26 @@ pub mod reference {
         field_rule: bool,
     }
 
+    type JumpSpec = ((i32, i32), Vec<Vec<(i32, i32)>>);
+
     const ORTH: [(i32, i32); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
     const DIAG: [(i32, i32); 4] = [(1, 1), (-1, -1), (1, -1), (-1, 1)];
 
     fn patterns(letter: u8, color: usize, promoted: bool) -> Vec<P> {
         let f = if color == 0 { 1 } else { -1 };
         let mut v = Vec::new();
-        let mc = |how| P { how, m: true, c: true, field_rule: true };
-        let m_only = |how| P { how, m: true, c: false, field_rule: true };
+        let mc = |how| P {
+            how,
+            m: true,
+            c: true,
+            field_rule: true,
+        };
+        let m_only = |how| P {
+            how,
+            m: true,
+            c: false,
+            field_rule: true,
+        };
         match letter {
             b'K' => {
                 for d in ORTH.iter().chain(DIAG.iter()) {
@@ -411,7 +420,7 @@ pub mod reference {
             b'N' | b'W' => {
                 for a in [1, -1] {
                     for b in [1, -1] {
-                        let jumps: Vec<((i32, i32), Vec<Vec<(i32, i32)>>)> = if letter == b'N' {
+                        let jumps: Vec<JumpSpec> = if letter == b'N' {
                             vec![
                                 ((2 * a, b), vec![vec![(a, 0), (2 * a, 0)]]),
                                 ((a, 2 * b), vec![vec![(0, b), (0, 2 * b)]]),
@@ -430,7 +439,12 @@ pub mod reference {
                             ]
                         };
                         for (t, paths) in jumps {
-                            v.push(P { how: Pat::Jump(t, paths), m: true, c: true, field_rule: false });
+                            v.push(P {
+                                how: Pat::Jump(t, paths),
+                                m: true,
+                                c: true,
+                                field_rule: false,
+                            });
                         }
                     }
                 }
@@ -453,10 +467,25 @@ pub mod reference {
             b'P' => {
                 v.push(m_only(Pat::Step((f, 0))));
                 v.push(m_only(Pat::Step((0, f))));
-                v.push(P { how: Pat::Step((f, f)), m: false, c: true, field_rule: true });
+                v.push(P {
+                    how: Pat::Step((f, f)),
+                    m: false,
+                    c: true,
+                    field_rule: true,
+                });
                 if promoted {
-                    v.push(P { how: Pat::Step((f, -f)), m: false, c: true, field_rule: true });
-                    v.push(P { how: Pat::Step((-f, f)), m: false, c: true, field_rule: true });
+                    v.push(P {
+                        how: Pat::Step((f, -f)),
+                        m: false,
+                        c: true,
+                        field_rule: true,
+                    });
+                    v.push(P {
+                        how: Pat::Step((-f, f)),
+                        m: false,
+                        c: true,
+                        field_rule: true,
+                    });
                 }
             }
             _ => {} // Citadel: handled apart; it attacks nothing.
@@ -518,7 +547,12 @@ pub mod reference {
         /// Destinations of the non-Disk piece on `from`: (square, may move,
         /// may capture), before looking at what stands there (slides stop at
         /// the first occupied square, which is included).
-        fn reach(&self, from: (i32, i32), letter: u8, color: usize) -> Vec<((i32, i32), bool, bool)> {
+        fn reach(
+            &self,
+            from: (i32, i32),
+            letter: u8,
+            color: usize,
+        ) -> Vec<((i32, i32), bool, bool)> {
             let mut out = Vec::new();
             for pat in patterns(letter, color, Self::promoted(color, from.0, from.1)) {
                 match pat.how {
@@ -625,7 +659,12 @@ pub mod reference {
         fn pseudo(&self) -> Vec<RMove> {
             let us = self.side;
             let mut out = Vec::new();
-            let mv = |from, to, disk, kind| RMove { from, to, disk, kind };
+            let mv = |from, to, disk, kind| RMove {
+                from,
+                to,
+                disk,
+                kind,
+            };
             for x in 0..13 {
                 for y in 0..12 {
                     if !on_board(x, y) {
@@ -772,7 +811,10 @@ pub mod reference {
                             r.rights[tx][ty] = false;
                             let mounted = target.disk.is_some() && target.piece.is_some();
                             r.grid[tx][ty] = if mounted && !pawn {
-                                Square { piece, disk: Some(us) }
+                                Square {
+                                    piece,
+                                    disk: Some(us),
+                                }
                             } else {
                                 Square { piece, disk: None }
                             };
@@ -829,9 +871,19 @@ pub mod reference {
                             empty += 1;
                             continue;
                         }
-                        (None, Some(c)) => if c == 0 { "D".to_string() } else { "d".to_string() },
+                        (None, Some(c)) => {
+                            if c == 0 {
+                                "D".to_string()
+                            } else {
+                                "d".to_string()
+                            }
+                        }
                         (Some((l, c)), d) => {
-                            let ch = if c == 0 { l as char } else { (l as char).to_ascii_lowercase() };
+                            let ch = if c == 0 {
+                                l as char
+                            } else {
+                                (l as char).to_ascii_lowercase()
+                            };
                             format!("{ch}{}", if d.is_some() { "^" } else { "" })
                         }
                     };
@@ -895,7 +947,8 @@ impl Rng {
 fn compare(p: &Position) -> Vec<Position> {
     let r = Ref::from_engine(p);
     assert_eq!(r.to_fen(), p.to_fen(), "reference writer");
-    let mut ref_moves: Vec<(String, Ref)> = r.legal().into_iter().map(|(m, c)| (m.text(), c)).collect();
+    let mut ref_moves: Vec<(String, Ref)> =
+        r.legal().into_iter().map(|(m, c)| (m.text(), c)).collect();
     ref_moves.sort_by(|a, b| a.0.cmp(&b.0));
     let mut eng: Vec<(String, Position)> = legal(p)
         .into_iter()
@@ -905,7 +958,12 @@ fn compare(p: &Position) -> Vec<Position> {
     let e_names: Vec<&str> = eng.iter().map(|m| m.0.as_str()).collect();
     let r_names: Vec<&str> = ref_moves.iter().map(|m| m.0.as_str()).collect();
     assert_eq!(e_names, r_names, "legal moves differ in {}", p.to_fen());
-    assert_eq!(p.in_check(), r.in_check(), "check differs in {}", p.to_fen());
+    assert_eq!(
+        p.in_check(),
+        r.in_check(),
+        "check differs in {}",
+        p.to_fen()
+    );
     for ((name, child), (_, rchild)) in eng.iter().zip(&ref_moves) {
         assert_eq!(
             child.to_fen(),
@@ -997,7 +1055,11 @@ pub(crate) fn random_position(rng: &mut Rng) -> Option<Position> {
 }
 
 fn scale(n: usize) -> usize {
-    if cfg!(debug_assertions) { n / 10 + 1 } else { n }
+    if cfg!(debug_assertions) {
+        n / 10 + 1
+    } else {
+        n
+    }
 }
 
 #[test]
@@ -1019,7 +1081,9 @@ fn reference_agrees_on_random_play() {
     // Random positions, each followed by a short random walk.
     let mut made = 0;
     while made < scale(500) {
-        let Some(mut p) = random_position(&mut rng) else { continue };
+        let Some(mut p) = random_position(&mut rng) else {
+            continue;
+        };
         made += 1;
         for _ in 0..6 {
             let children = compare(&p);
@@ -1065,7 +1129,10 @@ fn print_random_game_positions() {
 fn reference_agrees_on_suite() {
     let text = include_str!("../../../positions/vyremorn.perft");
     let mut lines = 0;
-    for line in text.lines().filter(|l| !l.starts_with('#') && !l.trim().is_empty()) {
+    for line in text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+    {
         let mut parts = line.split(';');
         let fen = parts.next().unwrap().trim();
         let p = Position::from_fen(fen).unwrap();
@@ -1121,7 +1188,9 @@ fn rotation_preserves_move_counts() {
     let mut rng = Rng::new(3);
     let mut n = 0;
     while n < 200 {
-        let Some(p) = random_position(&mut rng) else { continue };
+        let Some(p) = random_position(&mut rng) else {
+            continue;
+        };
         n += 1;
         let r = rotate(&p);
         assert_eq!(legal(&p).len(), legal(&r).len(), "{}", p.to_fen());
@@ -1176,12 +1245,18 @@ fn notation_round_trips_and_disk_suffix() {
     let mut rng = Rng::new(21);
     let mut n = 0;
     while n < 300 {
-        let Some(p) = random_position(&mut rng) else { continue };
+        let Some(p) = random_position(&mut rng) else {
+            continue;
+        };
         n += 1;
         assert_eq!(Position::from_fen(&p.to_fen()).unwrap(), p);
         for mv in legal(&p) {
             let text = p.move_to_string(mv);
-            assert_eq!(p.parse_move(&History::new(), &text), Ok(mv), "{text} in {p:?}");
+            assert_eq!(
+                p.parse_move(&History::new(), &text),
+                Ok(mv),
+                "{text} in {p:?}"
+            );
             // Riderless Disk moves may omit the suffix.
             if mv.has(F_DISK) && kind_of(p.board[mv.from() as usize]) == 0 {
                 let short = &text[..text.len() - 1];
@@ -1204,23 +1279,47 @@ fn bad_input_is_rejected_with_a_reason() {
         ("8k/9/9/13/13/13/13/13/13/9/9/K7 w - 0 1", "needs 9"),
         ("8k/9/9/13/13/13/13/13/13/9/9/K9 w - 0 1", "more than"),
         ("8k/9/9/13/13/13/13/13/9/9/K8 w - 0 1", "12 ranks"),
-        ("8k/9/9/13/13/13/13/2P^10/13/9/9/K8 w - 0 1", "'^' may not follow 'P'"),
-        ("8k/9/9/13/13/13/13/2D^10/13/9/9/K8 w - 0 1", "'^' may not follow a Disk"),
-        ("8k/9/9/13/13/13/13/2C^10/13/9/9/K8 w - 0 1", "'^' may not follow 'C'"),
+        (
+            "8k/9/9/13/13/13/13/2P^10/13/9/9/K8 w - 0 1",
+            "'^' may not follow 'P'",
+        ),
+        (
+            "8k/9/9/13/13/13/13/2D^10/13/9/9/K8 w - 0 1",
+            "'^' may not follow a Disk",
+        ),
+        (
+            "8k/9/9/13/13/13/13/2C^10/13/9/9/K8 w - 0 1",
+            "'^' may not follow 'C'",
+        ),
         ("8k/9/9/13/13/13/4M8/13/13/9/9/K8 w - 0 1", "Field"),
         ("8k/9/9/13/13/13/4M^8/13/13/9/9/K8 w - 0 1", "Field"),
-        ("8k/9/9/13/13/13/4C8/13/13/9/9/K8 w - 0 1", "outside its own Court"),
+        (
+            "8k/9/9/13/13/13/4C8/13/13/9/9/K8 w - 0 1",
+            "outside its own Court",
+        ),
         ("8k/9/9/13/13/13/13/13/13/9/C7C/K8 w - 0 1", "Citadels"),
         ("8k/9/9/13/13/13/13/13/13/9/9/9 w - 0 1", "exactly one King"),
-        ("8k/9/9/13/13/13/13/13/13/9/K8/K8 w - 0 1", "exactly one King"),
-        ("8k/9/9/13/13/13/13/13/13/9/9/K7q b - 0 1", "not to move is in check"),
-        ("8k/9/9/13/13/13/13/13/13/9/9/K8 w c5 0 1", "no Pawn or Disk"),
+        (
+            "8k/9/9/13/13/13/13/13/13/9/K8/K8 w - 0 1",
+            "exactly one King",
+        ),
+        (
+            "8k/9/9/13/13/13/13/13/13/9/9/K7q b - 0 1",
+            "not to move is in check",
+        ),
+        (
+            "8k/9/9/13/13/13/13/13/13/9/9/K8 w c5 0 1",
+            "no Pawn or Disk",
+        ),
         ("8k/9/9/13/13/13/13/13/13/9/9/K8 w j1 0 1", "not a square"),
         ("8k/9/9/13/13/13/13/13/13/9/9/K8 x - 0 1", "side to move"),
         ("8k/9/9/13/13/13/13/13/13/9/9/K8 w - z 1", "capture clock"),
         ("8k/9/9/13/13/13/13/13/13/9/9/K8 w - 0 0", "fullmove"),
         ("8k/9/9/13/13/13/13/13/13/9/9/K8 w - 0", "5 fields"),
-        ("8k/9/9/13/13/13/13/13/13/9/9/X8 w - 0 1", "unknown piece letter"),
+        (
+            "8k/9/9/13/13/13/13/13/13/9/9/X8 w - 0 1",
+            "unknown piece letter",
+        ),
         ("", "5 fields"),
     ];
     for (fen, reason) in cases {
@@ -1231,7 +1330,18 @@ fn bad_input_is_rejected_with_a_reason() {
     }
     let p = Position::startpos();
     let h = History::new();
-    for bad in ["", "e3", "e3e", "z1a1", "a1j1", "e3e5", "e3e4x", "a10a1", "0000", "€€€€"] {
+    for bad in [
+        "",
+        "e3",
+        "e3e",
+        "z1a1",
+        "a1j1",
+        "e3e5",
+        "e3e4x",
+        "a10a1",
+        "0000",
+        "€€€€",
+    ] {
         assert!(p.parse_move(&h, bad).is_err(), "{bad}");
     }
 }
@@ -1247,16 +1357,21 @@ fn outcomes_and_draw_rules() {
     let dead = Position::from_fen("7kD/9/9/13/13/13/13/13/13/9/9/K8 w - 0 1").unwrap();
     assert!(dead.insufficient_material());
     let fifty = Position::from_fen("8k/9/9/13/13/13/13/13/13/9/R8/K8 w - 100 80").unwrap();
-    assert_eq!(fifty.outcome(&h), Some(Outcome::Draw(Termination::FiftyMoves)));
+    assert_eq!(
+        fifty.outcome(&h),
+        Some(Outcome::Draw(Termination::FiftyMoves))
+    );
     let m = Position::from_fen("8k/9/9/13/13/13/13/13/13/9/1q7/K1q6 w - 0 1").unwrap();
     assert_eq!(
         m.outcome(&h),
         Some(Outcome::Win(Color::Black, Termination::Checkmate))
     );
     // Plain repetition is no draw; endless check is.
-    let mut state = crate::game::GameState::<Position>::from_setup(
+    let state = crate::game::GameState::<Position>::from_setup(
         Some("8k/9/9/13/13/13/13/13/13/9/R8/K8 w - 0 1"),
-        &["a2b2", "m12l12", "b2a2", "l12m12", "a2b2", "m12l12", "b2a2", "l12m12"],
+        &[
+            "a2b2", "m12l12", "b2a2", "l12m12", "a2b2", "m12l12", "b2a2", "l12m12",
+        ],
     )
     .unwrap();
     assert_eq!(state.outcome(), None);
@@ -1271,7 +1386,10 @@ fn outcomes_and_draw_rules() {
         h.push(checked.rep_key());
         h.push(other.rep_key());
     }
-    assert_eq!(checked.outcome(&h), Some(Outcome::Draw(Termination::Repetition)));
+    assert_eq!(
+        checked.outcome(&h),
+        Some(Outcome::Draw(Termination::Repetition))
+    );
     assert!(checked.is_rule_draw(&h));
     let quiet = Position::from_fen("6m1k/9/9/13/13/13/13/13/13/9/9/K8 b - 0 1").unwrap();
     let mut h = History::new();
