@@ -29,7 +29,7 @@
 //!
 //! # Representation
 //!
-//! A padded-free mailbox of 156 one-byte cells ([`position::Cell`]: piece
+//! A mailbox (no padding: off-board steps come from tables) of 156 one-byte cells ([`position::Cell`]: piece
 //! kind, its colour, and the Disk under it), plus the opening rights as a
 //! 156-bit set, copied whole by `play` (about 190 bytes). All geometry is
 //! precomputed in [`geometry`]: slide rays already cut at holes and by the
@@ -39,9 +39,9 @@
 //! copy-make plus the attack test on the mover's King.
 //!
 //! Bitboards over the box would need u128 or `[u64; 3]` with holes masked
-//! and the Field rule and jump paths still table-driven; the mailbox keeps
-//! every rule in one obvious place and was chosen for that (see README for
-//! the perft speed it reaches).
+//! and the Field rule and jump paths still table-driven. No bitboard
+//! version was built to measure against: the mailbox keeps every rule in one
+//! obvious place, and reaches about 7.6 M perft leaves/s (README, Speed).
 
 pub mod eval;
 pub mod geometry;
