@@ -255,7 +255,6 @@ fn bad_lines_are_reported_and_change_nothing() {
         b"setoption name Frobnication value 3",
         b"setoption value nimrod",
         b"setoption name UCI_Variant value chess",
-        b"setoption name UCI_Variant value vyremorn",
         b"setoption name UCI_Variant value nemoroth",
         b"go perft",
         b"go perft x",
@@ -339,4 +338,45 @@ fn eof_exits_cleanly() {
 fn display_matches_position() {
     let out = run("setoption name UCI_Variant value nimrod-corner\nd\n");
     assert_eq!(fen_of_display(&out), CORNER_START);
+}
+
+#[test]
+fn vyremorn_through_the_protocol() {
+    let start = "1pp1wrgmk/2dpnbecq/3dpnabf/9aner/P8dpnw/PD8dp1/1PD8dp/WNPD8p/RENA9/FBANPD3/QCEBNPD2/KMGRW1PP1 w g1h1f2g2e3f3c5d5m5b6c6l6m6a7b7k7l7a8j8k8h10i10g11h11f12g12 0 1";
+    let out = run(concat!(
+        "setoption name UCI_Variant value vyremorn\n",
+        "position startpos\n",
+        "go perft 2\n",
+        "position startpos moves c4e5 i10i8 b7c8d\n",
+        "go perft 1\n",
+        "d\n",
+        "position fen 8k/9/9/13/13/13/13/2N^10/13/9/9/K8 w c5 0 1 moves c5d6d\n",
+        "d\n",
+        "position fen 8k/9/9/13/13/13/13/2P^10/13/9/9/K8 w - 0 1\n",
+        "position startpos moves e3e5\n",
+    ));
+    let mut lines = out.lines();
+    assert_eq!(
+        lines.next().unwrap(),
+        format!("info string variant vyremorn files 13 ranks 12 startpos {start}")
+    );
+    let (divide, total) = take_perft(&mut lines);
+    assert_eq!((divide.len(), total), (50, 2502));
+    let (_, total) = take_perft(&mut lines);
+    assert!(total > 0);
+    let rest: Vec<&str> = lines.collect();
+    let rest = rest.join("\n");
+    assert!(
+        rest.contains("Fen: 8k/9/9/13/13/13/3N^9/13/13/9/9/K8 b - 1 1"),
+        "{rest}"
+    );
+    assert!(
+        rest.contains("Fen: 1pp1wrgmk/2dpnbecq/3d1nabf/9aner/P1D5pdpnw/"),
+        "{rest}"
+    );
+    let errors = rest
+        .lines()
+        .filter(|l| l.starts_with("info string error: "))
+        .count();
+    assert_eq!(errors, 2, "{rest}");
 }

@@ -7,6 +7,7 @@
 //! monomorphised for the concrete game.
 
 pub mod nimrod;
+pub mod vyremorn;
 
 use crate::game::{Color, Game, GameError, GameState, MoveBuffer, Outcome};
 use crate::perft::{self, DivideLine};
@@ -160,7 +161,8 @@ pub fn new_session(variant: &str) -> Result<Box<dyn Session>, GameError> {
         "nimrod-corner" => Ok(session::<nimrod::NimrodCorner>()),
         "dragon-nimrod" => Ok(session::<nimrod::DragonNimrod>()),
         "dragon-nimrod-corner" => Ok(session::<nimrod::DragonNimrodCorner>()),
-        "vyremorn" | "nemoroth" => Err(GameError(format!(
+        "vyremorn" => Ok(session::<vyremorn::Vyremorn>()),
+        "nemoroth" => Err(GameError(format!(
             "variant {variant} is not implemented yet"
         ))),
         other => Err(GameError(format!(
