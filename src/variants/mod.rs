@@ -6,6 +6,7 @@
 //! once per command; everything inside (move generation, perft, search) is
 //! monomorphised for the concrete game.
 
+pub mod nemoroth;
 pub mod nimrod;
 
 use crate::game::{Game, GameError, GameState, MoveBuffer, Outcome};
@@ -147,7 +148,8 @@ pub fn new_session(variant: &str) -> Result<Box<dyn Session>, GameError> {
         "nimrod-corner" => Ok(session::<nimrod::NimrodCorner>()),
         "dragon-nimrod" => Ok(session::<nimrod::DragonNimrod>()),
         "dragon-nimrod-corner" => Ok(session::<nimrod::DragonNimrodCorner>()),
-        "vyremorn" | "nemoroth" => Err(GameError(format!(
+        "nemoroth" => Ok(session::<nemoroth::Nemoroth>()),
+        "vyremorn" => Err(GameError(format!(
             "variant {variant} is not implemented yet"
         ))),
         other => Err(GameError(format!(
