@@ -1,13 +1,315 @@
+//! Tests: the rulebook's worked examples T1–T25, perft, notation, bad
+//! input, repetition, the cross-check against the reference
+//! implementation (`reference.rs`), evaluation, and self-play.
+
 use super::*;
-use crate::game::{Game, GameState, History};
+use crate::game::{Game, GameState, History, MoveBuffer};
 use crate::perft::perft;
+
+fn state(fen: Option<&str>, moves: &str) -> GameState<Nemoroth> {
+    let moves: Vec<&str> = moves.split_whitespace().collect();
+    GameState::from_setup(fen, &moves).unwrap_or_else(|e| panic!("{fen:?} {moves:?}: {e}"))
+}
+
+fn legal(fen: Option<&str>, moves: &str) -> Vec<String> {
+    let st = state(fen, moves);
+    let mut v: Vec<String> = st
+        .legal_moves()
+        .as_slice()
+        .iter()
+        .map(|&m| st.position.move_to_string(m))
+        .collect();
+    v.sort();
+    v
+}
+
+fn set(s: &str) -> Vec<String> {
+    let mut v: Vec<String> = s
+        .split(',')
+        .map(|x| x.trim().to_string())
+        .filter(|x| !x.is_empty())
+        .collect();
+    v.sort();
+    v
+}
+
+fn after(fen: Option<&str>, moves: &str) -> String {
+    state(fen, moves).position.to_fen()
+}
 
 #[test]
 fn start_perft() {
     let p = Nemoroth::startpos();
     let mut h = History::new();
-    for (d, n) in [(1, 33u64), (2, 1089), (3, 34124)] {
+    for (d, n) in [(1, 33u64), (2, 1089), (3, 34124), (4, 1_067_278)] {
         assert_eq!(perft(&p, &mut h, d), n, "depth {d}");
     }
-    let _ = GameState::new(p);
+}
+
+#[test]
+#[ignore]
+fn start_perft_5() {
+    let p = Nemoroth::startpos();
+    assert_eq!(perft(&p, &mut History::new(), 5), 32_505_635);
+}
+
+#[test]
+fn t1_betza_gamelet() {
+    assert_eq!(
+        after(None, "e1d3"),
+        "walgblaw/hhhhhhhh/8/8/8/3B4/HHpHHpHHHH/WALG1LAW o - 1"
+    );
+    assert_eq!(
+        after(None, "e1d3 d8b6"),
+        "wal1blaw/hhhhhhhh/1g6/8/8/3B4/HHpHHpHHHH/WALG1LAW a - 2"
+    );
+    assert_eq!(
+        after(None, "e1d3 d8b6 d3e5"),
+        "wal1blaw/hhhphhphhh/1g6/4B3/8/8/HHpHHpHHHH/WALG1LAW o - 3"
+    );
+    assert_eq!(
+        after(None, "e1d3 d8b6 d3e5 b6d4"),
+        "wal1blaw/hhhphhphhh/8/4B3/3pg4/8/HHpHHpHHHH/WALG1LAW a - 4"
+    );
+    assert_eq!(legal(None, "e1d3 d8b6 d3e5 b6d4"), set("b2a3, e5f4, f2g3"));
+    let st = state(None, "e1d3 d8b6 d3e5 b6d4");
+    let lines = st.position.compulsion_lines();
+    assert_eq!(lines.len(), 4, "{lines:?}");
+}
+
+#[test]
+fn t2_seed_scream() {
+    let fen = "8/8/3z4/1HH5/HA(phM)5/1dLH5/8/8 a b5=6,d2=6 0";
+    let expect = "8/8/1H1(Hz)4/8/1A1(phM)4/8/1dL1H4/8 o b5=5,d2=5 1";
+    assert_eq!(after(Some(fen), "b4@a4b3b5c3c4c5"), expect);
+    assert_eq!(after(Some(fen), "b4@"), expect);
+    assert_eq!(
+        legal(Some(fen), "b4@a4b3b5c3c4c5"),
+        set("d6c5, d6c6, d6c7, d6d5, d6d7, d6e5, d6e6, d6e7")
+    );
+}
+
+#[test]
+fn t3_push_order() {
+    let fen = "8/8/3a4/3bW3/8/8/8/8 o - 0";
+    assert_eq!(
+        legal(Some(fen), ""),
+        set("d5c3, d5c6, d5e3, d5e6, d6@d5e5, d6@e5d5, d6b6, d6c5, d6c7, d6d4, d6d8, d6e7, d6f6")
+    );
+    assert_eq!(after(Some(fen), "d6@d5e5"), "8/8/3a4/8/3b1pW2/8/8/8 a e5=10 1");
+    assert_eq!(after(Some(fen), "d6@e5d5"), "8/8/3a4/8/3b1W2/8/8/8 a e5=10 1");
+    // The short form means ascending order.
+    assert_eq!(after(Some(fen), "d6@"), "8/8/3a4/8/3b1pW2/8/8/8 a e5=10 1");
+}
+
+#[test]
+fn t4_flight_by_scream() {
+    let fen = "1awM4/1Mh1B3/8/3G4/8/8/8/8 o - 0";
+    assert_eq!(legal(Some(fen), ""), set("b8@b7c7c8"));
+    assert_eq!(
+        after(Some(fen), "b8@b7c7c8"),
+        "1a1(wM)4/4B3/1M1ph4/3G4/8/8/8/8 a c8=10 1"
+    );
+}
+
+#[test]
+fn t5_ghast_field() {
+    assert_eq!(
+        legal(Some("8/8/1H2W3/3G4/2h5/8/8/8 a - 0"), ""),
+        set("b6a6, b6a7, b6b7, d5b3, d5b7, d5f3, d5f7, e6e7, e6e8, e6f6, e6g6, e6h6")
+    );
+    assert_eq!(
+        legal(Some("8/8/1H2W3/3G4/2h5/8/8/8 o - 0"), ""),
+        set("c4b3, c4b4, c4c3, c4d3")
+    );
+}
+
+#[test]
+fn t6_zombie() {
+    let fen = "8/8/8/2Hlh3/3Z4/8/8/8 a c4=6 0";
+    assert_eq!(
+        legal(Some(fen), ""),
+        set("c5b5, c5b6, c5c6, c5d6, d4c3, d4c4, d4c5, d4d3, d4e3, d4e4, d4e5")
+    );
+    assert_eq!(after(Some(fen), "d4c4"), "8/8/8/2Hlh3/8/8/8/8 o - 1");
+    assert_eq!(after(Some(fen), "d4c5"), "8/8/8/2Zlh3/8/8/8/8 o c4=5 1");
+    assert_eq!(after(Some(fen), "d4e5"), "8/8/8/2HlZ3/8/8/8/8 o c4=5 1");
+    let fen2 = "8/8/8/8/2hZ4/8/8/8 a c4=6 0";
+    assert_eq!(after(Some(fen2), "d4c4"), "8/8/8/8/8/8/8/8 o - 1");
+    let st = state(Some(fen2), "d4c4");
+    assert_eq!(
+        st.outcome(),
+        Some(crate::game::Outcome::Win(
+            crate::game::Color::White,
+            crate::game::Termination::NoLegalMove
+        ))
+    );
+}
+
+#[test]
+fn t7_leaf_pile() {
+    let fen = "8/7h/8/2H1h3/3L4/2pH5/8/8 a - 0";
+    let l: Vec<String> = legal(Some(fen), "")
+        .into_iter()
+        .filter(|m| m.starts_with("d4"))
+        .collect();
+    assert_eq!(l, set("d4c4, d4c5, d4d3, d4d5, d4e3, d4e4, d4e5"));
+    assert_eq!(after(Some(fen), "d4e5"), "8/7h/8/2H1dL3/8/2pH5/8/8 o - 1");
+    assert_eq!(after(Some(fen), "d4e5 h7h6"), "8/8/7h/2H1dL3/8/2pH5/8/8 a - 2");
+    assert_eq!(
+        after(Some(fen), "d4e5 h7h6 e5e6"),
+        "8/8/4L2h/2H1M3/8/2pH5/8/8 o - 3"
+    );
+}
+
+#[test]
+fn t8_gaze() {
+    assert_eq!(
+        after(Some("8/2H1h3/8/8/2Z1M3/4B3/8/8 a - 0"), "e3d5"),
+        "8/2pH1ph3/8/3B4/2Z1M3/8/8/8 o - 1"
+    );
+}
+
+#[test]
+fn t9_fiend() {
+    let fen = "8/8/8/8/1W3h2/8/8/8 a - 0";
+    assert_eq!(
+        legal(Some(fen), ""),
+        set("b4a4, b4b1, b4b2, b4b3, b4b5, b4b6, b4b7, b4b8, b4c4, b4d4, b4e4")
+    );
+    assert_eq!(
+        after(Some(fen), "b4e4"),
+        "8/8/8/8/4Wh2/8/8/8 o b4=10,c4=10,d4=10 1"
+    );
+    assert_eq!(
+        legal(Some("8/8/4b3/8/1W3ph2/8/8/8 a - 0"), ""),
+        set("b4a4, b4b1, b4b2, b4b3, b4b5, b4b6, b4b7, b4b8, b4c4, b4d4")
+    );
+}
+
+#[test]
+fn t10_multiple_occupancy() {
+    let fen = "8/8/8/8/4(HzM)3/8/H7/8 a - 0";
+    assert_eq!(legal(Some(fen), ""), set("e4d4, e4d5, e4e5, e4f4, e4f5"));
+    assert_eq!(after(Some(fen), "e4e5"), "8/8/8/4H3/4(zM)3/8/H7/8 o - 1");
+    assert_eq!(legal(Some(fen), "e4e5").len(), 8);
+}
+
+#[test]
+fn t11_ichor_lifetime() {
+    let fen = "8/2hh4/8/8/8/8/6HH/W7 a - 0";
+    let moves = [
+        "a1a4", "c7c6", "h2h3", "c6c5", "h3h4", "d7d6", "h4h5", "d6d5", "g2g3", "c5c4",
+    ];
+    for i in 1..=10 {
+        let st = state(Some(fen), &moves[..i].join(" "));
+        let want = 11 - i as u8;
+        for sq in ["a1", "a2", "a3"] {
+            let s = crate::bitboard::parse_square(sq).unwrap() as usize;
+            assert_eq!(st.position.ichor[s], want, "after ply {i} on {sq}");
+        }
+    }
+    let all = moves.join(" ");
+    assert_eq!(after(Some(fen), &all), "8/8/8/3h3H/W1h5/6H1/8/8 a a1=1,a2=1,a3=1 10");
+    let l = legal(Some(fen), &all);
+    for m in ["a4a1", "a4a2", "a4a3"] {
+        assert!(!l.contains(&m.to_string()), "{m}");
+    }
+    let more = format!("{all} g3g4 d5d4");
+    assert_eq!(after(Some(fen), &more), "8/8/8/7H/W1hh2H1/8/8/8 a - 12");
+    let l = legal(Some(fen), &more);
+    for m in ["a4a1", "a4a2", "a4a3"] {
+        assert!(l.contains(&m.to_string()), "{m}");
+    }
+}
+
+#[test]
+fn t11b_t11c_final_ply() {
+    assert_eq!(
+        legal(Some("8/8/8/8/4H3/8/H7/8 a e4=1 0"), ""),
+        set("a2a3, a2b2, a2b3, e4d4, e4d5, e4e5, e4f4, e4f5")
+    );
+    assert_eq!(
+        legal(Some("8/8/8/8/4H3/8/H7/8 a e4=2 0"), ""),
+        set("e4d4, e4d5, e4e5, e4f4, e4f5")
+    );
+}
+
+#[test]
+fn t12_repetition() {
+    let l = legal(None, "d1b3 d8b6 b3d1");
+    assert_eq!(l.len(), 24);
+    assert!(!l.contains(&"b6d8".to_string()));
+}
+
+#[test]
+fn t13_promotion_while_compelled() {
+    let fen = "3g4/5H2/6A1/8/8/8/8/8 a - 0";
+    assert_eq!(legal(Some(fen), ""), set("f7e8, f7f8, f7g7, f7g8, g6@f7"));
+    assert_eq!(after(Some(fen), "g6@f7"), "3gZ3/8/6A1/8/8/8/8/8 o - 1");
+}
+
+#[test]
+fn t14_zombie_pushed_onto_leaf_on_ichor() {
+    let fen = "8/8/8/8/3AzL2/8/8/8 a f4=6 0";
+    assert_eq!(
+        legal(Some(fen), ""),
+        set("d4@e4, f4e3, f4e4, f4e5, f4f3, f4f5, f4g3, f4g4, f4g5")
+    );
+    assert_eq!(after(Some(fen), "d4@e4"), "8/8/8/8/3A1L2/8/8/8 o - 1");
+}
+
+#[test]
+fn t15_to_t17() {
+    assert_eq!(
+        after(Some("8/8/8/8/3AzL2/8/8/8 a - 0"), "d4@e4"),
+        "8/8/8/8/3A1dL2/8/8/8 o - 1"
+    );
+    assert_eq!(
+        after(Some("8/8/8/8/2AL(zM)3/8/8/8 a - 0"), "c4@d4"),
+        "8/8/8/8/2A1dL3/8/8/8 o - 1"
+    );
+    let fen = "8/8/8/8/4(Whz)3/8/8/8 a - 0";
+    let l = legal(Some(fen), "");
+    assert_eq!(l.len(), 14, "{l:?}");
+    assert!(l.iter().all(|m| m.starts_with("e4")));
+    assert_eq!(after(Some(fen), "e4e6"), "8/8/4W3/8/4h3/8/8/8 o e5=10 1");
+}
+
+#[test]
+fn t18_to_t25() {
+    assert_eq!(legal(Some("8/8/3g4/8/8/3H4/8/8 a - 0"), ""), set("d3c3, d3e3"));
+    let fen = "8/8/3g4/4L3/8/8/8/8 a - 0";
+    assert_eq!(
+        legal(Some(fen), ""),
+        set("e5d4, e5d6, e5e4, e5f4, e5f5, e5f6")
+    );
+    assert_eq!(after(Some(fen), "e5d6"), "8/8/3dL4/8/8/8/8/8 o - 1");
+    assert!(legal(Some(fen), "e5d6").is_empty());
+    assert_eq!(
+        after(Some("8/3pH4/3A4/8/8/8/8/8 a - 0"), "d6@d7"),
+        "3Z4/8/3A4/8/8/8/8/8 o - 1"
+    );
+    let fen = "8/8/8/3gA3/8/3H4/8/8 a - 0";
+    assert_eq!(
+        legal(Some(fen), ""),
+        set("d3c3, d3e3, e5@d5, e5e3, e5e7, e5f4, e5f6, e5g5")
+    );
+    assert_eq!(after(Some(fen), "e5@d5"), "8/8/8/2g1A3/8/3H4/8/8 o - 1");
+    assert_eq!(
+        after(Some("4b3/6l1/8/8/8/8/8/8 o - 0"), "g7f6"),
+        "4b3/8/5pl2/8/8/8/8/8 a - 1"
+    );
+    assert_eq!(
+        legal(Some("8/8/8/8/8/1H6/1A6/7H a b3=6,b4=6 0"), ""),
+        set("b3a3, b3a4, b3c3, b3c4")
+    );
+    assert_eq!(
+        legal(Some("8/8/8/8/8/1(HH)6/1A6/7H a - 0"), ""),
+        set("b3a3, b3a4, b3b4, b3c3, b3c4")
+    );
+    assert_eq!(
+        after(Some("8/4b3/8/8/8/4B3/8/8 a - 0"), "e3d5"),
+        "8/4pb3/8/3pB4/8/8/8/8 o - 1"
+    );
 }
