@@ -270,7 +270,11 @@ impl Nemoroth {
                             t &= t - 1;
                             let mut gh = ghasts;
                             if fy(to) == last_rank(us) {
-                                gh &= !(self.kinds[1 - us][K_G as usize] & T.field[s]);
+                                // Exempt from enemy Ghasts whose field it starts in;
+                                // a square also holding a friendly Ghast still restricts.
+                                gh &= !(self.kinds[1 - us][K_G as usize]
+                                    & T.field[s]
+                                    & !self.kinds[us][K_G as usize]);
                             }
                             if r2_ok(gh, s, to) {
                                 step(s, to, code, &mut check);

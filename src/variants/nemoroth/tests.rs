@@ -313,3 +313,212 @@ fn t18_to_t25() {
         "8/4pb3/8/3pB4/8/8/8/8 o - 1"
     );
 }
+
+// ---------------------------------------------------------------------
+// Cross-check against the reference implementation.
+
+use super::reference::R;
+
+/// Small deterministic PRNG (xorshift64*), so the tests need no crate API.
+struct Rng(u64);
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
+
+/// Compares the engine's legal moves and children with the reference's.
+fn compare(pos: &Nemoroth, history: &History, ref_hist: &[String]) {
+    let mut mine: Vec<(String, String)> = Vec::new();
+    pos.generate(history, &mut |m, c| mine.push((pos.move_text(m), c.to_nfen())));
+    // The children of `generate` are those of `play`.
+    for (text, fen) in &mine {
+        let mv = pos.parse_nmn(history, text).unwrap();
+        assert_eq!(&pos.play(mv).to_nfen(), fen, "play {text} in {}", pos.to_nfen());
+    }
+    mine.sort();
+    let r = R::from_engine(pos);
+    assert_eq!(r.nfen(), pos.to_nfen(), "reference printer");
+    let mut theirs: Vec<(String, String)> = r
+        .legal(ref_hist)
+        .into_iter()
+        .map(|m| (m.text, m.child.nfen()))
+        .collect();
+    theirs.sort();
+    if mine != theirs {
+        let only_mine: Vec<_> = mine.iter().filter(|m| !theirs.contains(m)).collect();
+        let only_ref: Vec<_> = theirs.iter().filter(|m| !mine.contains(m)).collect();
+        panic!(
+            "mismatch in {}\nengine only: {only_mine:?}\nreference only: {only_ref:?}",
+            pos.to_nfen()
+        );
+    }
+}
+
+/// Random games from `fen`, comparing every position with the reference.
+fn random_games(fen: &str, games: usize, plies: usize, seed: u64) -> usize {
+    let mut rng = Rng(seed | 1);
+    let mut checked = 0;
+    for _ in 0..games {
+        let mut st = GameState::new(Nemoroth::from_fen(fen).unwrap());
+        let mut ref_hist: Vec<String> = Vec::new();
+        for _ in 0..plies {
+            compare(&st.position, &st.history, &ref_hist);
+            checked += 1;
+            let moves = st.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            let mv = moves.as_slice()[rng.below(moves.len())];
+            ref_hist.push(R::from_engine(&st.position).config());
+            st.play(mv);
+        }
+    }
+    checked
+}
+
+/// Positions exercising every mechanism (also the perft suite's seeds).
+pub const VARIED: &[&str] = &[
+    "walgblaw/hhhhhhhh/8/8/8/8/HHHHHHHH/WALGBLAW a - 0",
+    "wal1blaw/hhhphhphhh/8/4B3/3pg4/8/HHpHHpHHHH/WALG1LAW a - 4",
+    "8/8/3z4/1HH5/HA(phM)5/1dLH5/8/8 a b5=6,d2=6 0",
+    "8/8/3a4/3bW3/8/8/8/8 o - 0",
+    "1awM4/1Mh1B3/8/3G4/8/8/8/8 o - 0",
+    "8/8/1H2W3/3G4/2h5/8/8/8 a - 0",
+    "8/8/8/2Hlh3/3Z4/8/8/8 a c4=6 0",
+    "8/7h/8/2H1h3/3L4/2pH5/8/8 a - 0",
+    "8/8/4b3/8/1W3ph2/8/8/8 a - 0",
+    "8/8/8/8/4(HzM)3/8/H7/8 a - 0",
+    "3g4/5H2/6A1/8/8/8/8/8 a - 0",
+    "8/8/8/8/3AzL2/8/8/8 a f4=6 0",
+    "8/8/8/8/2AL(zM)3/8/8/8 a - 0",
+    "8/8/8/8/4(Whz)3/8/8/8 a - 0",
+    "8/8/8/3gA3/8/3H4/8/8 a - 0",
+    "8/8/8/8/8/1H6/1A6/7H a b3=6,b4=6 0",
+    "8/8/8/8/8/1(HH)6/1A6/7H a - 0",
+    "w1l1bla1/hh1hh1hh/2h2ph2/3a4/2AbB3/3pWg3/HH1H1HHH/2LG1LAW a d2=3,e2=8 9",
+    "walg1law/hhh1hphhh/3phb3/8/2pHpG4/2ABW3/HH1H1HHH/W1L2L2 o c2=1,d1=5 8",
+    "w1lgb1aw/hh2hhhh/2(Hh)pl4/3A4/4z3/2dL3Z1/HH1HH1HH/W2GB1AW a a3=10,g2=2 14",
+    "2lgbl1w/1hhh1hhh/a3A3/3(Wz)4/1H2Z3/3M1pa2/H1HH1HpHH/W1LGB1A1 o b2=7 21",
+    "4b3/1h1pH4/2A1dl3/3zpB3/3Z4/1L1G4/3h4/8 a e8=4,f3=9 30",
+    "7w/2pW5/1a2g3/1(ZM)1B4/3H1A2/2h5/4G3/8 o - 40",
+    "8/3G4/2A1h3/3(hhM)4/1pl6/8/2B5/4g3 o c6=2 17",
+    "3gb3/2phpH4/3pA4/2(pBh)5/8/8/8/3G4 a - 5",
+    "8/1g4G1/2h2H2/3AA3/3aa3/2H2h2/8/8 a d4=10,e5=1 3",
+    "8/8/2(pAz)5/3pAh3/2b1B3/8/8/8 a - 0",
+];
+
+#[test]
+fn varied_positions_parse_and_round_trip() {
+    for fen in VARIED {
+        let p = Nemoroth::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
+        assert_eq!(&p.to_fen(), fen);
+    }
+}
+
+#[test]
+fn reference_agrees_on_worked_examples_and_varied_positions() {
+    for fen in VARIED {
+        let p = Nemoroth::from_fen(fen).unwrap();
+        compare(&p, &History::new(), &[]);
+        // One ply deeper, with the history.
+        let mut moves = <Nemoroth as Game>::Moves::default();
+        p.legal_moves(&History::new(), &mut moves);
+        let mut h = History::new();
+        h.push(p.repetition_key());
+        let rh = vec![R::from_engine(&p).config()];
+        for &m in moves.as_slice() {
+            compare(&p.play(m), &h, &rh);
+        }
+    }
+}
+
+#[test]
+fn reference_agrees_in_random_games() {
+    let mut n = 0;
+    for (i, fen) in VARIED.iter().enumerate() {
+        n += random_games(fen, 6, 60, 0x9e37_79b9 + i as u64);
+    }
+    assert!(n > 2000, "{n} positions");
+}
+
+/// A random valid position: random pieces, stacks, statues, digesting
+/// piles, Mummies and ichor, made valid (seen pieces petrified, Humans on
+/// their last rank promoted, no Zombie on ichor).
+fn random_position(rng: &mut Rng) -> Nemoroth {
+    use super::board::*;
+    let mut p = Nemoroth::empty();
+    let n = 4 + rng.below(22);
+    for _ in 0..n {
+        let mut sq = rng.below(64);
+        if rng.below(5) == 0 && p.occ != 0 {
+            // Stack onto an occupied square.
+            let occ: Vec<usize> = (0..64).filter(|&s| p.count(s) > 0).collect();
+            sq = occ[rng.below(occ.len())];
+        }
+        let kinds = [K_B, K_G, K_L, K_A, K_A, K_W, K_H, K_H, K_H, K_Z, K_M];
+        let k = kinds[rng.below(kinds.len())];
+        let mut code = if k == K_M {
+            MUMMY
+        } else {
+            make(rng.below(2), k, rng.below(5) == 0)
+        };
+        if code != MUMMY && kind(code) == K_H && fy(sq) == last_rank(owner(code)) {
+            code = make(owner(code), K_Z, false);
+        }
+        if code != MUMMY && kind(code) == K_L && rng.below(3) == 0 {
+            code |= DIGEST;
+        }
+        let has_leaf = p.leafs() & (1u64 << sq) != 0;
+        if (p.count(sq) > 0 && (kind(code) == K_L || has_leaf)) || p.count(sq) >= 6 {
+            continue;
+        }
+        p.insert_raw(sq, code);
+        p.refresh(sq);
+    }
+    for _ in 0..rng.below(7) {
+        let sq = rng.below(64);
+        if p.pieces(sq).iter().all(|&c| kind(c) != K_Z) {
+            p.ichor[sq] = 1 + rng.below(10) as u8;
+            p.ichor_bb |= 1u64 << sq;
+        }
+    }
+    let seen = p.seen_map();
+    for sq in 0..64 {
+        if seen & (1u64 << sq) != 0 {
+            let n = p.count(sq);
+            for i in 0..n {
+                if petrifiable(p.cells[sq][i]) {
+                    p.cells[sq][i] += STATUE;
+                }
+            }
+            p.cells[sq][..n].sort_unstable();
+            p.refresh(sq);
+        }
+    }
+    p.side = if rng.below(2) == 0 {
+        crate::game::Color::White
+    } else {
+        crate::game::Color::Black
+    };
+    let fen = p.to_fen();
+    Nemoroth::from_fen(&fen).unwrap_or_else(|e| panic!("{fen}: {e}"))
+}
+
+#[test]
+fn reference_agrees_on_random_setups() {
+    let mut rng = Rng(0x1234_5678_9abc_def1);
+    let mut positions = 0;
+    for _ in 0..1500 {
+        let p = random_position(&mut rng);
+        assert_eq!(Nemoroth::from_fen(&p.to_fen()).unwrap(), p);
+        positions += random_games(&p.to_fen(), 1, 6, rng.next());
+    }
+    assert!(positions > 3000, "{positions}");
+}
