@@ -140,3 +140,8 @@ fn every_implemented_variant_has_a_suite() {
         }
     }
 }
+
+#[test]
+fn nemoroth() {
+    run("nemoroth");
+}

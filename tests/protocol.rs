@@ -256,7 +256,7 @@ fn bad_lines_are_reported_and_change_nothing() {
         b"setoption value nimrod",
         b"setoption name UCI_Variant value chess",
         b"setoption name UCI_Variant value vyremorn",
-        b"setoption name UCI_Variant value nemoroth",
+        b"setoption name UCI_Variant value nemorothx",
         b"go perft",
         b"go perft x",
         b"go perft -1",
@@ -297,7 +297,7 @@ fn failed_variant_switch_keeps_variant() {
     // After a refused switch the corner variant is still in use.
     let out = run(concat!(
         "setoption name UCI_Variant value nimrod-corner\n",
-        "setoption name UCI_Variant value nemoroth\n",
+        "setoption name UCI_Variant value vyremorn\n",
         "go perft 1\n",
     ));
     let mut lines = out.lines().skip(1);

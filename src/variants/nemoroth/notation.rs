@@ -516,6 +516,11 @@ fn parse_token(b: &[u8], rank_no: usize) -> Result<(u8, usize), GameError> {
             "rank {rank_no}: 'd' (digesting) on a piece other than a Leaf Pile"
         ));
     }
+    if statue && k as u8 == K_Z {
+        return err(format!(
+            "rank {rank_no}: 'pZ': a Zombie can never be a statue"
+        ));
+    }
     let mut c = make(own, k as u8, statue);
     if digest {
         c |= DIGEST;
