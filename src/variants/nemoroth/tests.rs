@@ -598,3 +598,94 @@ fn print_suite() {
         println!("{line}");
     }
 }
+
+// ---------------------------------------------------------------------
+// Evaluation.
+
+use super::eval::{EvalParams, default_params, evaluate};
+
+/// The colour-mirrored position: ranks reflected, owners swapped, the
+/// other side to move.
+fn mirror(p: &Nemoroth) -> Nemoroth {
+    let fen = p.to_fen();
+    let mut f = fen.split(' ');
+    let board = f.next().unwrap();
+    let side = f.next().unwrap();
+    let ichor = f.next().unwrap();
+    let ranks: Vec<String> = board
+        .split('/')
+        .rev()
+        .map(|r| {
+            r.chars()
+                .map(|c| match c {
+                    'p' | 'd' | 'M' => c,
+                    c if c.is_ascii_uppercase() => c.to_ascii_lowercase(),
+                    c if c.is_ascii_lowercase() => c.to_ascii_uppercase(),
+                    c => c,
+                })
+                .collect()
+        })
+        .collect();
+    let ichor = if ichor == "-" {
+        "-".to_string()
+    } else {
+        ichor
+            .split(',')
+            .map(|e| {
+                let (sq, n) = e.split_once('=').unwrap();
+                let b = sq.as_bytes();
+                format!("{}{}={n}", b[0] as char, (b'9' - b[1] + b'0') as char)
+            })
+            .collect::<Vec<_>>()
+            .join(",")
+    };
+    let side = if side == "a" { "o" } else { "a" };
+    Nemoroth::from_fen(&format!("{} {side} {ichor} 0", ranks.join("/"))).unwrap()
+}
+
+#[test]
+fn eval_params_round_trip_and_errors() {
+    let p = default_params();
+    let text = p.to_text();
+    assert_eq!(&EvalParams::parse(&text).unwrap(), p);
+    let e = EvalParams::parse(&text.replace("tempo", "tempoo")).unwrap_err();
+    assert!(e.contains("unknown parameter 'tempoo'"), "{e}");
+    let e = EvalParams::parse(&format!("{text}\ntempo = 3\n")).unwrap_err();
+    assert!(e.contains("given twice"), "{e}");
+    let e = EvalParams::parse("tempo = x").unwrap_err();
+    assert!(e.starts_with("line 1:"), "{e}");
+    let e = EvalParams::parse("").unwrap_err();
+    assert!(e.contains("missing"), "{e}");
+}
+
+#[test]
+fn eval_is_colour_symmetric() {
+    let mut rng = Rng(77);
+    let mut fens: Vec<String> = VARIED.iter().map(|s| s.to_string()).collect();
+    for _ in 0..300 {
+        fens.push(random_position(&mut rng).to_fen());
+    }
+    for fen in fens {
+        let p = Nemoroth::from_fen(&fen).unwrap();
+        let m = mirror(&p);
+        assert_eq!(evaluate(&p), evaluate(&m), "{fen} vs {}", m.to_fen());
+    }
+}
+
+#[test]
+fn eval_sanity() {
+    // The start position is balanced up to the tempo.
+    let start = Nemoroth::startpos();
+    assert_eq!(evaluate(&start), default_params().tempo);
+    // Extra material is good; compelled pieces are bad.
+    let more = Nemoroth::from_fen("8/8/8/8/8/8/3H4/3HH3 a - 0").unwrap();
+    let less = Nemoroth::from_fen("8/8/8/8/8/8/8/3HH3 a - 0").unwrap();
+    assert!(evaluate(&more) > evaluate(&less));
+    let free = Nemoroth::from_fen("3g4/8/8/8/8/8/3H4/8 a - 0").unwrap();
+    let fled = Nemoroth::from_fen("3g4/8/8/8/8/3H4/8/8 a - 0").unwrap();
+    let compelled = Nemoroth::from_fen("3g4/8/8/8/8/8/3(HH)4/8 a - 0").unwrap();
+    assert!(evaluate(&compelled) < evaluate(&free));
+    let _ = fled;
+    let enemy_ghast_close = Nemoroth::from_fen("8/8/8/8/3g4/8/3H4/8 a - 0").unwrap();
+    assert!(evaluate(&enemy_ghast_close) < evaluate(&free));
+}
