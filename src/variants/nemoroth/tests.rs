@@ -689,3 +689,142 @@ fn eval_sanity() {
     let enemy_ghast_close = Nemoroth::from_fen("8/8/8/8/3g4/8/3H4/8 a - 0").unwrap();
     assert!(evaluate(&enemy_ghast_close) < evaluate(&free));
 }
+
+// ---------------------------------------------------------------------
+// Bad input, self-play.
+
+#[test]
+fn bad_nfen_is_rejected_with_a_reason() {
+    let cases = [
+        ("", "fields"),
+        ("8/8/8/8/8/8/8 a - 0", "ranks"),
+        ("9/8/8/8/8/8/8/8 a - 0", "'9'"),
+        ("44H/8/8/8/8/8/8/8 a - 0", "more than 8"),
+        ("7/8/8/8/8/8/8/8 a - 0", "covers 7"),
+        ("8/8/8/8/8/8/8/8 x - 0", "side"),
+        ("8/8/8/8/8/8/8/8 a a1=11 0", "1..10"),
+        ("8/8/8/8/8/8/8/8 a a1=0 0", "1..10"),
+        ("8/8/8/8/8/8/8/8 a z9=3 0", "square"),
+        ("8/8/8/8/8/8/8/8 a a1=3,a1=4 0", "twice"),
+        ("8/8/8/8/8/8/8/8 a - x", "plies"),
+        ("(MM)7/8/8/8/8/8/8/8 a - 0", "two Mummies"),
+        ("dH7/8/8/8/8/8/8/8 a - 0", "digesting"),
+        ("pM7/8/8/8/8/8/8/8 a - 0", "Mummy"),
+        ("(LH)7/8/8/8/8/8/8/8 a - 0", "Leaf Pile"),
+        ("8/8/8/8/8/8/8/Z7 a a1=3 0", "Zombie stands on ichor"),
+        ("H7/8/8/8/8/8/8/8 a - 0", "last rank"),
+        ("8/8/8/8/8/8/8/h7 a - 0", "last rank"),
+        ("8/8/8/8/3H4/8/2B5/8 a - 0", "Basilisk"),
+        ("(H)7/8/8/8/8/8/8/8 a - 0", "at least two"),
+        ("(HH7/8/8/8/8/8/8/8 a - 0", "unclosed"),
+        ("X7/8/8/8/8/8/8/8 a - 0", "unknown piece letter"),
+        ("pZ7/8/8/8/8/8/8/8 a - 0", "Zombie"),
+    ];
+    for (fen, why) in cases {
+        let e = Nemoroth::from_fen(fen).unwrap_err().0;
+        assert!(e.contains(why), "{fen}: {e}");
+    }
+}
+
+#[test]
+fn bad_moves_are_rejected_with_a_reason() {
+    let fen = "8/8/8/8/8/1H6/1A6/7H a b3=6,b4=6 0";
+    let p = Nemoroth::from_fen(fen).unwrap();
+    let h = History::new();
+    let cases = [
+        ("b2@b3", "illegal"),
+        ("b2@b4", "not adjacent"),
+        ("b2@c3", "empty"),
+        ("b2@b3b3", "twice"),
+        ("b3@b3", "Go Away"),
+        ("h1h2", "illegal"),
+        ("h1h2Q", "unknown kind"),
+        ("h1h2L", "no mobile L"),
+        ("zz", "cannot parse"),
+        ("0000", "cannot parse"),
+        ("b2@x", "list of squares"),
+    ];
+    for (m, why) in cases {
+        let e = p.parse_nmn(&h, m).unwrap_err().0;
+        assert!(e.contains(why), "{m}: {e}");
+    }
+    let p = Nemoroth::from_fen("8/8/3z4/1HH5/HA(phM)5/1dLH5/8/8 a b5=6,d2=6 0").unwrap();
+    let e = p.parse_nmn(&h, "b4@a4b3").unwrap_err().0;
+    assert!(e.contains("misses"), "{e}");
+    // Kind letters: accepted when matching, required only when needed.
+    let p = Nemoroth::from_fen("8/8/8/8/4(HzM)3/8/H7/8 a - 0").unwrap();
+    assert!(p.parse_nmn(&h, "e4e5h").is_ok());
+    assert!(p.parse_nmn(&h, "a2a3H").is_err());
+}
+
+#[test]
+fn fuzzed_input_never_panics() {
+    let mut rng = Rng(4242);
+    let alphabet = b"walgbhzWALGBHZMpd()/12345678 -=,ao@0123456789abcdefgh";
+    let p = Nemoroth::startpos();
+    let h = History::new();
+    for i in 0..20_000 {
+        let base = VARIED[i % VARIED.len()].as_bytes().to_vec();
+        let mut s = base.clone();
+        for _ in 0..1 + rng.below(4) {
+            let pos = rng.below(s.len() + 1);
+            match rng.below(3) {
+                0 if pos < s.len() => {
+                    s.remove(pos);
+                }
+                1 if pos < s.len() => s[pos] = alphabet[rng.below(alphabet.len())],
+                _ => s.insert(pos, alphabet[rng.below(alphabet.len())]),
+            }
+        }
+        let text = String::from_utf8_lossy(&s).to_string();
+        if let Ok(q) = Nemoroth::from_fen(&text) {
+            assert_eq!(Nemoroth::from_fen(&q.to_fen()).unwrap(), q, "{text}");
+        }
+        let m: String = (0..rng.below(9))
+            .map(|_| alphabet[rng.below(alphabet.len())] as char)
+            .collect();
+        let _ = p.parse_nmn(&h, &m);
+    }
+}
+
+#[test]
+fn self_play_games_follow_the_rules() {
+    use crate::search::{Config, Limits, Shared, search};
+    let shared = Shared::new(4);
+    let config = Config::default();
+    let limits = Limits {
+        nodes: Some(1500),
+        ..Default::default()
+    };
+    for g in 0..2 {
+        let mut st = GameState::new(Nemoroth::startpos());
+        if g == 1 {
+            st.play(st.position.parse_nmn(&st.history, "d1b3").unwrap());
+        }
+        let mut ref_hist: Vec<String> = st
+            .history
+            .keys()
+            .iter()
+            .map(|_| R::from_engine(&Nemoroth::startpos()).config())
+            .collect();
+        for _ in 0..120 {
+            shared.prepare(&limits);
+            let out = search(&st, &limits, &config, &shared, &|_| {});
+            let Some(mv) = out.best else {
+                assert!(st.legal_moves().is_empty());
+                assert!(R::from_engine(&st.position).legal(&ref_hist).is_empty());
+                break;
+            };
+            let text = st.position.move_to_string(mv);
+            let r = R::from_engine(&st.position);
+            let legal = r.legal(&ref_hist);
+            let rm = legal
+                .iter()
+                .find(|m| m.text == text)
+                .unwrap_or_else(|| panic!("{text} illegal in {}", st.position.to_fen()));
+            ref_hist.push(r.config());
+            st.play(mv);
+            assert_eq!(rm.child.nfen(), st.position.to_fen());
+        }
+    }
+}
