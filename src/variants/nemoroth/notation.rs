@@ -142,6 +142,9 @@ impl Nemoroth {
                             i += 1;
                             break;
                         }
+                        if b[i].is_ascii_digit() || b[i] == b'(' {
+                            return err(format!("unclosed '(' on rank {rank_no}"));
+                        }
                         let (c, used) = parse_token(&b[i..], rank_no)?;
                         codes.push(c);
                         i += used;
