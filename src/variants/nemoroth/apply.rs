@@ -263,16 +263,12 @@ impl Nemoroth {
                     return;
                 }
             }
-            K_L => {
-                if self.occ & bit(to as u8) != 0 {
-                    self.destroy_all(to, tr);
-                    c |= DIGEST;
-                }
+            K_L if self.occ & bit(to as u8) != 0 => {
+                self.destroy_all(to, tr);
+                c |= DIGEST;
             }
-            K_H => {
-                if fy(to) == last_rank(own) {
-                    c = make(own, K_Z, false);
-                }
+            K_H if fy(to) == last_rank(own) => {
+                c = make(own, K_Z, false);
             }
             _ => {}
         }

@@ -87,7 +87,11 @@ impl EvalParams {
     /// Every parameter in file order: (section comment, name, value).
     fn visit(&mut self, f: &mut dyn FnMut(&'static str, String, &mut i32)) {
         for (k, v) in self.material.iter_mut().enumerate() {
-            f("Mobile pieces per kind.", format!("material.{}", KIND_NAMES[k]), v);
+            f(
+                "Mobile pieces per kind.",
+                format!("material.{}", KIND_NAMES[k]),
+                v,
+            );
         }
         for (k, v) in self.statue.iter_mut().enumerate() {
             f(
@@ -132,7 +136,9 @@ impl EvalParams {
                 continue;
             }
             let Some((name, rest)) = line.split_once('=') else {
-                return Err(format!("line {line_no}: expected 'name = value', found '{line}'"));
+                return Err(format!(
+                    "line {line_no}: expected 'name = value', found '{line}'"
+                ));
             };
             let name = name.trim();
             if !order.iter().any(|n| n == name) {
@@ -146,7 +152,10 @@ impl EvalParams {
                 ));
             }
             let v: i32 = vals[0].parse().map_err(|_| {
-                format!("line {line_no}: value '{}' of '{name}' is not an integer", vals[0])
+                format!(
+                    "line {line_no}: value '{}' of '{name}' is not an integer",
+                    vals[0]
+                )
             })?;
             if v.abs() > PARAM_LIMIT {
                 return Err(format!(
@@ -306,7 +315,11 @@ fn side_score(pos: &Nemoroth, c: usize, p: &EvalParams) -> i32 {
                     t
                 }
             };
-            let targets = if k as u8 == K_Z { targets } else { targets & no_field };
+            let targets = if k as u8 == K_Z {
+                targets
+            } else {
+                targets & no_field
+            };
             s += p.mobility[k] * targets.count_ones() as i32;
             if k as u8 == K_G {
                 s += p.ghast_advance * rel_rank(c, q);

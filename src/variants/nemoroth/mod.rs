@@ -166,8 +166,7 @@ impl Game for Nemoroth {
             K_L => self.occ & tb != 0,
             K_H => fy(to) == last_rank(self.side.index()) || self.is_seen(to),
             K_B => {
-                T.sees[self.side.index()][to] & self.occ & !(1u64 << from) != 0
-                    || self.is_seen(to)
+                T.sees[self.side.index()][to] & self.occ & !(1u64 << from) != 0 || self.is_seen(to)
             }
             _ => self.is_seen(to),
         }

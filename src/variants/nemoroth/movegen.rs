@@ -137,6 +137,7 @@ const DEDUP_CAP: usize = 2048;
 impl Nemoroth {
     /// Distinct screams of the Go Away on `g`: calls `f` with each
     /// canonical order (direction indices).
+    #[allow(clippy::needless_range_loop)]
     pub fn scream_orders(&self, g: usize, f: &mut dyn FnMut(&[u8])) {
         let mut dirs = [0u8; 8];
         let mut n = 0;
@@ -201,7 +202,11 @@ impl Nemoroth {
                 child.apply_scream(g, &order[..n], &mut tr);
                 let h = child.state_key();
                 let p = pack(&order[..n]);
-                let table: &mut [(u64, u32)] = if use_big { &mut big } else { &mut small[..found] };
+                let table: &mut [(u64, u32)] = if use_big {
+                    &mut big
+                } else {
+                    &mut small[..found]
+                };
                 if let Some(e) = table.iter_mut().find(|e| e.0 == h) {
                     if p < e.1 {
                         e.1 = p;
@@ -217,7 +222,11 @@ impl Nemoroth {
                 break;
             }
         }
-        let table: &mut [(u64, u32)] = if use_big { &mut big } else { &mut small[..found] };
+        let table: &mut [(u64, u32)] = if use_big {
+            &mut big
+        } else {
+            &mut small[..found]
+        };
         table.sort_unstable_by_key(|e| e.1);
         for e in table.iter() {
             let o = unpack(e.1, n);
@@ -244,12 +253,16 @@ impl Nemoroth {
             }
             emit(mv, child);
         };
-        let step = |from: usize, to: usize, code: u8, check: &mut dyn FnMut(NMove, &Nemoroth, &Tracker, &Compulsions)| {
-            let mut child = self.clone();
-            let mut tr = comp.tracker;
-            child.apply_step(from, to, code, &mut tr);
-            check(NMove::step(from, to, kind(code)), &child, &tr, &comp);
-        };
+        let step =
+            |from: usize,
+             to: usize,
+             code: u8,
+             check: &mut dyn FnMut(NMove, &Nemoroth, &Tracker, &Compulsions)| {
+                let mut child = self.clone();
+                let mut tr = comp.tracker;
+                child.apply_step(from, to, code, &mut tr);
+                check(NMove::step(from, to, kind(code)), &child, &tr, &comp);
+            };
         let mut sqs = self.mobile[us];
         while sqs != 0 {
             let s = sqs.trailing_zeros() as usize;

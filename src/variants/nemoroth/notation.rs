@@ -171,7 +171,10 @@ impl Nemoroth {
                     return err(format!("{} holds two Mummies", sq_name(sq)));
                 }
                 if codes.len() > 1 && codes.iter().any(|&c| c != MUMMY && kind(c) == K_L) {
-                    return err(format!("a Leaf Pile shares {} with other pieces", sq_name(sq)));
+                    return err(format!(
+                        "a Leaf Pile shares {} with other pieces",
+                        sq_name(sq)
+                    ));
                 }
                 total += codes.len();
                 for c in codes {
@@ -298,7 +301,9 @@ impl Nemoroth {
             }
             let rest = rest.to_ascii_lowercase();
             if !rest.is_ascii() || rest.len() % 2 != 0 {
-                return err(format!("scream '{text}': the push order must be a list of squares"));
+                return err(format!(
+                    "scream '{text}': the push order must be a list of squares"
+                ));
             }
             let mut occupied = Vec::new();
             for (d, &(dx, dy)) in DIRS.iter().enumerate() {
@@ -375,7 +380,10 @@ impl Nemoroth {
         let kind_wanted = if b.len() == 5 {
             let l = b[4].to_ascii_uppercase();
             let Some(k) = KIND_LETTERS.iter().position(|&x| x == l) else {
-                return err(format!("move '{text}': unknown kind letter '{}'", b[4] as char));
+                return err(format!(
+                    "move '{text}': unknown kind letter '{}'",
+                    b[4] as char
+                ));
             };
             let present = self
                 .pieces(from)
@@ -443,7 +451,12 @@ impl Nemoroth {
                     }
                 }
             }
-            lines.push(format!("{} {}: {}", token(code), sq_name(sq), why.join("; ")));
+            lines.push(format!(
+                "{} {}: {}",
+                token(code),
+                sq_name(sq),
+                why.join("; ")
+            ));
         }
         lines
     }

@@ -96,8 +96,14 @@ fn t3_push_order() {
         legal(Some(fen), ""),
         set("d5c3, d5c6, d5e3, d5e6, d6@d5e5, d6@e5d5, d6b6, d6c5, d6c7, d6d4, d6d8, d6e7, d6f6")
     );
-    assert_eq!(after(Some(fen), "d6@d5e5"), "8/8/3a4/8/3b1pW2/8/8/8 a e5=10 1");
-    assert_eq!(after(Some(fen), "d6@e5d5"), "8/8/3a4/8/3b1W2/8/8/8 a e5=10 1");
+    assert_eq!(
+        after(Some(fen), "d6@d5e5"),
+        "8/8/3a4/8/3b1pW2/8/8/8 a e5=10 1"
+    );
+    assert_eq!(
+        after(Some(fen), "d6@e5d5"),
+        "8/8/3a4/8/3b1W2/8/8/8 a e5=10 1"
+    );
     // The short form means ascending order.
     assert_eq!(after(Some(fen), "d6@"), "8/8/3a4/8/3b1pW2/8/8/8 a e5=10 1");
 }
@@ -155,7 +161,10 @@ fn t7_leaf_pile() {
         .collect();
     assert_eq!(l, set("d4c4, d4c5, d4d3, d4d5, d4e3, d4e4, d4e5"));
     assert_eq!(after(Some(fen), "d4e5"), "8/7h/8/2H1dL3/8/2pH5/8/8 o - 1");
-    assert_eq!(after(Some(fen), "d4e5 h7h6"), "8/8/7h/2H1dL3/8/2pH5/8/8 a - 2");
+    assert_eq!(
+        after(Some(fen), "d4e5 h7h6"),
+        "8/8/7h/2H1dL3/8/2pH5/8/8 a - 2"
+    );
     assert_eq!(
         after(Some(fen), "d4e5 h7h6 e5e6"),
         "8/8/4L2h/2H1M3/8/2pH5/8/8 o - 3"
@@ -210,7 +219,10 @@ fn t11_ichor_lifetime() {
         }
     }
     let all = moves.join(" ");
-    assert_eq!(after(Some(fen), &all), "8/8/8/3h3H/W1h5/6H1/8/8 a a1=1,a2=1,a3=1 10");
+    assert_eq!(
+        after(Some(fen), &all),
+        "8/8/8/3h3H/W1h5/6H1/8/8 a a1=1,a2=1,a3=1 10"
+    );
     let l = legal(Some(fen), &all);
     for m in ["a4a1", "a4a2", "a4a3"] {
         assert!(!l.contains(&m.to_string()), "{m}");
@@ -278,7 +290,10 @@ fn t15_to_t17() {
 
 #[test]
 fn t18_to_t25() {
-    assert_eq!(legal(Some("8/8/3g4/8/8/3H4/8/8 a - 0"), ""), set("d3c3, d3e3"));
+    assert_eq!(
+        legal(Some("8/8/3g4/8/8/3H4/8/8 a - 0"), ""),
+        set("d3c3, d3e3")
+    );
     let fen = "8/8/3g4/4L3/8/8/8/8 a - 0";
     assert_eq!(
         legal(Some(fen), ""),
@@ -336,11 +351,18 @@ impl Rng {
 /// Compares the engine's legal moves and children with the reference's.
 fn compare(pos: &Nemoroth, history: &History, ref_hist: &[String]) {
     let mut mine: Vec<(String, String)> = Vec::new();
-    pos.generate(history, &mut |m, c| mine.push((pos.move_text(m), c.to_nfen())));
+    pos.generate(history, &mut |m, c| {
+        mine.push((pos.move_text(m), c.to_nfen()))
+    });
     // The children of `generate` are those of `play`.
     for (text, fen) in &mine {
         let mv = pos.parse_nmn(history, text).unwrap();
-        assert_eq!(&pos.play(mv).to_nfen(), fen, "play {text} in {}", pos.to_nfen());
+        assert_eq!(
+            &pos.play(mv).to_nfen(),
+            fen,
+            "play {text} in {}",
+            pos.to_nfen()
+        );
     }
     mine.sort();
     let r = R::from_engine(pos);
@@ -533,7 +555,10 @@ fn ref_perft(r: &R, hist: &mut Vec<String>, depth: u32) -> u64 {
         return moves.len() as u64;
     }
     hist.push(r.config());
-    let n = moves.iter().map(|m| ref_perft(&m.child, hist, depth - 1)).sum();
+    let n = moves
+        .iter()
+        .map(|m| ref_perft(&m.child, hist, depth - 1))
+        .sum();
     hist.pop();
     n
 }
