@@ -28,7 +28,8 @@ enum Command {
     ///
     /// Example: ghast perft --variant nimrod --moves e2e4 e7e5 4
     Perft {
-        /// Variant name: nimrod, nimrod-corner, dragon-nimrod, dragon-nimrod-corner, vyremorn.
+        /// Variant name: nimrod, nimrod-corner, dragon-nimrod, dragon-nimrod-corner,
+        /// vyremorn, nemoroth.
         #[arg(long, short, default_value = variants::DEFAULT_VARIANT)]
         variant: String,
         /// Start from this position instead of the start position.

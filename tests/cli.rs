@@ -186,7 +186,7 @@ fn perft_errors() {
         "2",
     ]);
     assert_fails(&["perft", "--variant", "chess", "2"]);
-    assert_fails(&["perft", "--variant", "nemoroth", "2"]);
+    assert_fails(&["perft", "--variant", "nemoroth", "--fen", "8/8 a - 0", "2"]);
     assert_fails(&["perft", "--variant", "nimrod"]);
     assert_fails(&["perft", "--variant", "nimrod", "--moves", "e2e4"]);
     assert_fails(&["perft", "--variant", "nimrod", "x"]);

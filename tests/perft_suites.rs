@@ -145,3 +145,8 @@ fn every_implemented_variant_has_a_suite() {
 fn vyremorn() {
     run("vyremorn");
 }
+
+#[test]
+fn nemoroth() {
+    run("nemoroth");
+}

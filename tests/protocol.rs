@@ -255,7 +255,7 @@ fn bad_lines_are_reported_and_change_nothing() {
         b"setoption name Frobnication value 3",
         b"setoption value nimrod",
         b"setoption name UCI_Variant value chess",
-        b"setoption name UCI_Variant value nemoroth",
+        b"setoption name UCI_Variant value nemorothx",
         b"go perft",
         b"go perft x",
         b"go perft -1",
@@ -296,7 +296,7 @@ fn failed_variant_switch_keeps_variant() {
     // After a refused switch the corner variant is still in use.
     let out = run(concat!(
         "setoption name UCI_Variant value nimrod-corner\n",
-        "setoption name UCI_Variant value nemoroth\n",
+        "setoption name UCI_Variant value shogi\n",
         "go perft 1\n",
     ));
     let mut lines = out.lines().skip(1);

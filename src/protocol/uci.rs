@@ -488,7 +488,7 @@ mod tests {
             "position startpos moves e2e5",
             "setoption name Foo value 1",
             "setoption name UCI_Variant value chess",
-            "setoption name UCI_Variant value nemoroth",
+            "setoption name UCI_Variant value nemorothx",
             "setoption name Hash value lots",
             "position",
             "go perft x",

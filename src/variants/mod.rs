@@ -6,6 +6,7 @@
 //! once per command; everything inside (move generation, perft, search) is
 //! monomorphised for the concrete game.
 
+pub mod nemoroth;
 pub mod nimrod;
 pub mod vyremorn;
 
@@ -162,9 +163,7 @@ pub fn new_session(variant: &str) -> Result<Box<dyn Session>, GameError> {
         "dragon-nimrod" => Ok(session::<nimrod::DragonNimrod>()),
         "dragon-nimrod-corner" => Ok(session::<nimrod::DragonNimrodCorner>()),
         "vyremorn" => Ok(session::<vyremorn::Vyremorn>()),
-        "nemoroth" => Err(GameError(format!(
-            "variant {variant} is not implemented yet"
-        ))),
+        "nemoroth" => Ok(session::<nemoroth::Nemoroth>()),
         other => Err(GameError(format!(
             "unknown variant '{other}'; known variants: {}",
             VARIANTS.join(", ")
