@@ -578,7 +578,10 @@ impl<'a, G: Game> Worker<'a, G> {
             let mv = list[i];
             let quiet = !pos.is_tactical(mv);
 
-            if !pv_node && !in_check && quiet && best_score > -MATE_BOUND {
+            let child = pos.play(mv);
+            // Moves that give check are never pruned or reduced.
+            let gives_check = child.in_check();
+            if !pv_node && !in_check && quiet && !gives_check && best_score > -MATE_BOUND {
                 if depth <= p.lmp_max_depth && quiets_tried >= (p.lmp_base + depth * depth) as usize
                 {
                     continue;
@@ -590,7 +593,6 @@ impl<'a, G: Game> Worker<'a, G> {
                 }
             }
 
-            let child = pos.play(mv);
             self.history.push(rep_key);
             let new_depth = depth - 1;
             let score = if searched == 0 {
@@ -601,6 +603,7 @@ impl<'a, G: Game> Worker<'a, G> {
                     && searched >= p.lmr_full_moves as usize
                     && quiet
                     && !in_check
+                    && !gives_check
                 {
                     r = self.lmr[(depth as usize).min(63)][searched.min(63)];
                     r += !pv_node as i32;

@@ -65,7 +65,10 @@ impl Default for Config {
     }
 }
 
-pub const DEFAULT_MOVE_OVERHEAD_MS: u64 = 10;
+/// Host and pipe latency assumed per move. Larger than Stockfish's 10 ms
+/// because hosts on a loaded machine were measured to lose 20-30 ms per move
+/// in 1 s + 10 ms games.
+pub const DEFAULT_MOVE_OVERHEAD_MS: u64 = 30;
 pub const DEFAULT_HASH_MB: usize = 16;
 pub const MAX_HASH_MB: usize = 65_536;
 pub const MAX_THREADS: usize = 256;

@@ -19,6 +19,9 @@ const INCREMENT_SHARE: f64 = 0.75;
 const HARD_PER_SOFT: u64 = 4;
 /// ...and at most this share of the remaining time.
 const HARD_SHARE_OF_REMAINING: f64 = 0.4;
+/// The soft budget never exceeds this share of the remaining time, so a low
+/// clock is rebuilt from the increment instead of being spent.
+const SOFT_SHARE_OF_REMAINING: f64 = 0.25;
 /// No iteration starts after this share of the soft budget.
 pub const ITERATION_START_SHARE: f64 = 0.6;
 
@@ -51,6 +54,9 @@ pub fn budget(limits: &Limits, side: Color, move_overhead: Duration) -> Option<B
     } else {
         remaining.mul_f64(HARD_SHARE_OF_REMAINING)
     };
+    if moves_to_go > 1 {
+        soft = soft.min(remaining.mul_f64(SOFT_SHARE_OF_REMAINING));
+    }
     let hard = (soft * HARD_PER_SOFT as u32).min(hard_cap);
     soft = soft.min(hard);
     Some(Budget {
