@@ -90,8 +90,9 @@ pub struct Results {
     pub losses: u64,
     pub pentanomial: [u64; 5],
     pub elo: f64,
-    pub elo_error: f64,
-    pub nelo: f64,
+    /// `null` while the interval is undefined (fewer than two pairs).
+    pub elo_error: Option<f64>,
+    pub nelo: Option<f64>,
     pub los: f64,
     pub draw_ratio: f64,
     pub terminations: BTreeMap<String, u64>,
@@ -390,8 +391,8 @@ impl Totals {
             losses: self.first.losses,
             pentanomial: self.first.pentanomial,
             elo: s.elo,
-            elo_error: s.elo_error,
-            nelo: s.nelo,
+            elo_error: finite(s.elo_error),
+            nelo: finite(s.nelo),
             los: s.los,
             draw_ratio: s.draw_ratio,
             terminations: self.terminations.clone(),
@@ -401,6 +402,10 @@ impl Totals {
             standings: self.standings.clone(),
         }
     }
+}
+
+fn finite(x: f64) -> Option<f64> {
+    x.is_finite().then_some(x)
 }
 
 /// Prints the summary in fastchess's layout.
@@ -684,8 +689,8 @@ pub fn merge(files: &[String]) -> Result<Results, String> {
     };
     let s = stats::summarize(&t);
     m.elo = s.elo;
-    m.elo_error = s.elo_error;
-    m.nelo = s.nelo;
+    m.elo_error = finite(s.elo_error);
+    m.nelo = finite(s.nelo);
     m.los = s.los;
     m.draw_ratio = s.draw_ratio;
     m.sprt = m.sprt_bounds.map(|b| b.state(&t));

@@ -125,7 +125,8 @@ fn erf(x: f64) -> f64 {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Summary {
     pub elo: f64,
-    /// Half-width of the 95% interval.
+    /// Half-width of the 95% interval (NaN, written `null` in JSON, until
+    /// there are two pairs, or two games, with some spread).
     pub elo_error: f64,
     pub nelo: f64,
     pub nelo_error: f64,
@@ -136,11 +137,20 @@ pub struct Summary {
 }
 
 pub fn summarize(t: &Tally) -> Summary {
-    let (mean, var, n) = t.moments();
+    // The score counts every game (a pair may still be half played); the
+    // interval comes from the pair (or game) variance.
+    let mean = t.score();
+    let (_, var, n) = t.moments();
+    let defined = n >= 2.0 && var > 0.0;
     let se = (var / n.max(1.0)).sqrt();
     let elo = elo_from_score(mean);
-    let lo = elo_from_score(mean - Z95 * se);
-    let hi = elo_from_score(mean + Z95 * se);
+    let elo_error = if defined {
+        let lo = elo_from_score(mean - Z95 * se);
+        let hi = elo_from_score(mean + Z95 * se);
+        ((hi - lo) / 2.0).abs()
+    } else {
+        f64::NAN
+    };
     // Normalised Elo: the score excess in units of its per-game standard
     // deviation (a pair's variance counts for two games).
     let per_game_sd = if t.pairs() > 0 {
@@ -149,14 +159,14 @@ pub fn summarize(t: &Tally) -> Summary {
         var.sqrt()
     };
     let scale = 800.0 / std::f64::consts::LN_10;
-    let (nelo, nelo_error) = if per_game_sd > 0.0 {
+    let (nelo, nelo_error) = if defined {
         let games = t.games().max(1) as f64;
         (
             (mean - 0.5) / per_game_sd * scale,
             Z95 / games.sqrt() * scale,
         )
     } else {
-        (0.0, 0.0)
+        (f64::NAN, f64::NAN)
     };
     let decisive = (t.wins + t.losses) as f64;
     let los = if decisive > 0.0 {
@@ -166,7 +176,7 @@ pub fn summarize(t: &Tally) -> Summary {
     };
     Summary {
         elo,
-        elo_error: ((hi - lo) / 2.0).abs(),
+        elo_error,
         nelo,
         nelo_error,
         los,
