@@ -50,9 +50,10 @@ enum Command {
     /// The node count is deterministic: it is the behaviour signature of a
     /// build. The last line reads `N nodes X nps`.
     Bench {
-        /// Search depth per position.
-        #[arg(long, short, default_value_t = BENCH_DEPTH)]
-        depth: u32,
+        /// Search depth for every position (default: the file's depth=N,
+        /// else 11).
+        #[arg(long, short)]
+        depth: Option<u32>,
         /// Transposition table size in MB.
         #[arg(long, default_value_t = 16)]
         hash: usize,
@@ -452,24 +453,38 @@ fn openings(
     }
 }
 
-fn bench(depth: u32, hash: usize) -> Result<(), String> {
-    let limits = Limits {
-        depth: Some(depth.max(1)),
-        ..Limits::default()
-    };
+fn bench(depth: Option<u32>, hash: usize) -> Result<(), String> {
     let config = Config::default();
     let shared = Shared::new(hash);
-    let positions: Vec<(&str, &str)> = BENCH_POSITIONS
-        .lines()
-        .map(str::trim)
-        .filter(|l| !l.is_empty() && !l.starts_with('#'))
-        .filter_map(|l| l.split_once(' '))
-        .filter(|(v, _)| variants::new_session(v).is_ok())
-        .collect();
+    // Lines: <variant> [depth=N] <FEN>.
+    let mut positions: Vec<(&str, u32, &str)> = Vec::new();
+    for line in BENCH_POSITIONS.lines().map(str::trim) {
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let Some((variant, rest)) = line.split_once(' ') else {
+            continue;
+        };
+        let (line_depth, fen) = match rest
+            .strip_prefix("depth=")
+            .and_then(|r| r.split_once(' '))
+            .and_then(|(d, f)| Some((d.parse::<u32>().ok()?, f)))
+        {
+            Some((d, f)) => (d, f),
+            None => (BENCH_DEPTH, rest),
+        };
+        if variants::new_session(variant).is_ok() {
+            positions.push((variant, depth.unwrap_or(line_depth).max(1), fen));
+        }
+    }
     let start = Instant::now();
     let mut nodes = 0;
-    for (i, (variant, fen)) in positions.iter().enumerate() {
+    for (i, (variant, depth, fen)) in positions.iter().enumerate() {
         let session = setup(variant, Some(fen), &[])?;
+        let limits = Limits {
+            depth: Some(*depth),
+            ..Limits::default()
+        };
         shared.prepare(&limits);
         let reply = session.search(&limits, &config, &shared, &|_| {});
         nodes += reply.nodes;
