@@ -435,8 +435,7 @@ fn nimrod_piece_at(fen: &str, (file, rank): (u32, u32)) -> Option<char> {
         .split('/')
         .nth(7usize.checked_sub(rank as usize)?)?;
     let mut f = 0;
-    let mut chars = row.chars();
-    while let Some(c) = chars.next() {
+    for c in row.chars() {
         if let Some(d) = c.to_digit(10) {
             f += d;
             continue;
