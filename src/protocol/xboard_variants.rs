@@ -344,6 +344,15 @@ impl XbVariant {
                         Some(d) => format!("{base}{}", d.to_ascii_lowercase()),
                         None => base.to_string(),
                     }
+                } else if let Some((from, to)) = square_range(mv)
+                    && mv.len() == 4
+                    && let Some(p @ ('P' | 'p')) = nimrod_piece_at(fen, from)
+                    && to.1 == if p == 'P' { 7 } else { 0 }
+                {
+                    // A corner Pawn reaching the last rank off the
+                    // promotion squares stays a Pawn; XBoard would make
+                    // it a Queen unless told `p`.
+                    format!("{mv}p")
                 } else {
                     mv.to_string()
                 }
@@ -364,6 +373,15 @@ impl XbVariant {
         legal
             .iter()
             .find(|m| self.move_to_xboard(fen, m).to_ascii_lowercase() == lower)
+            .or_else(|| {
+                // `f7f8p` or XBoard's default `f7f8q` for a Pawn that
+                // reaches the last rank without promoting (corner).
+                let bare = lower.strip_suffix(|c: char| c.is_ascii_lowercase())?;
+                let no_promotion = !legal
+                    .iter()
+                    .any(|m| m.len() > bare.len() && m.starts_with(bare));
+                legal.iter().find(|m| no_promotion && m.as_str() == bare)
+            })
             .or_else(|| {
                 // `a1h8` for the compulsory `a1h8+`, and `a1h8+`.
                 legal.iter().find(|m| {
@@ -475,6 +493,19 @@ mod tests {
         assert_eq!(v.move_from_xboard(fen, &legal, "a1h8").unwrap(), "a1h8+");
         assert_eq!(v.move_from_xboard(fen, &legal, "a1h8+").unwrap(), "a1h8+");
         assert!(v.move_from_xboard(fen, &legal, "a1h7").is_none());
+    }
+
+    #[test]
+    fn corner_pawn_on_last_rank_stays_a_pawn() {
+        let v = xb_variant("nimrod-corner").unwrap();
+        let fen = "k7/5P2/8/8/8/8/8/7K w - - 0 1";
+        assert_eq!(v.move_to_xboard(fen, "f7f8"), "f7f8p");
+        assert_eq!(v.move_to_xboard(fen, "f7e7"), "f7e7");
+        let legal = vec!["f7f8".to_string(), "f7e7".to_string()];
+        assert_eq!(v.move_from_xboard(fen, &legal, "f7f8p").unwrap(), "f7f8");
+        assert_eq!(v.move_from_xboard(fen, &legal, "f7f8q").unwrap(), "f7f8");
+        let promo = vec!["b7b8q".to_string(), "b7b8n".to_string()];
+        assert!(v.move_from_xboard(fen, &promo, "b7b8p").is_none());
     }
 
     #[test]
