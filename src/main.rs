@@ -1,5 +1,6 @@
 //! The `ghast` command line. With no subcommand it speaks the UCI dialect
-//! on stdin/stdout, as GUI hosts expect.
+//! on stdin/stdout, as GUI hosts expect (or CECP when the first line is
+//! `xboard`).
 
 use clap::{Parser, Subcommand};
 use ghast::protocol::Uci;
@@ -24,6 +25,12 @@ struct Cli {
 enum Command {
     /// Speak the UCI dialect on stdin/stdout (the default).
     Uci,
+    /// Speak the XBoard/WinBoard protocol (CECP v2, engine-defined
+    /// variants) on stdin/stdout.
+    ///
+    /// Without a subcommand the first line decides: `xboard` selects this
+    /// protocol too. Example: xboard -fcp "ghast xboard" -variant nimrod
+    Xboard,
     /// Count the leaves of the legal-move tree, divided by root move.
     ///
     /// Example: ghast perft --variant nimrod --moves e2e4 e7e5 4
@@ -225,7 +232,11 @@ const DEFAULT_ANALYSIS_MS: u64 = 5000;
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
-        None | Some(Command::Uci) => run_uci(),
+        None => ghast::protocol::run_stdio().map_err(|e| format!("i/o: {e}")),
+        Some(Command::Uci) => run_uci(),
+        Some(Command::Xboard) => ghast::protocol::XBoard::new(std::io::stdout())
+            .run(std::io::stdin().lock())
+            .map_err(|e| format!("i/o: {e}")),
         Some(Command::Bench { depth, hash }) => bench(depth, hash),
         Some(Command::Match(args)) => run_match(&args),
         Some(Command::Merge { files, results }) => merge(&files, results.as_deref()),

@@ -122,7 +122,7 @@ impl<W: Write + Send + 'static> Uci<W> {
         let _ = out.flush();
     }
 
-    fn error(&self, message: &str) {
+    pub(crate) fn error(&self, message: &str) {
         self.say(&format!("info string error: {message}"));
     }
 

@@ -1,0 +1,733 @@
+//! The XBoard/WinBoard protocol (CECP version 2) with H.G. Muller's
+//! engine-defined variants, documented in `protocol.md`, section "CECP".
+//!
+//! Like the UCI loop, this is an adapter around a [`Session`]: the protocol
+//! thread keeps reading while a search thread thinks. The game (session,
+//! start position and move list, who plays what) lives behind a mutex. A
+//! search that ends on its own (or by `?`) plays its move on the game,
+//! prints `move ...` and, when the game is over, the result, all under that
+//! lock, so the next command always sees the move. Commands that change the
+//! game (`new`, `force`, `undo`, `setboard`, ...) first cancel the search,
+//! which then plays nothing.
+
+use super::xboard_variants::{Kind, XbVariant, parse_square, square_range, xb_variant};
+use crate::game::{Color, Outcome, Termination};
+use crate::search::{
+    Config, DEFAULT_HASH_MB, Info, Limits, MAX_HASH_MB, MAX_THREADS, SEARCH_STACK_BYTES, Score,
+    Shared,
+};
+use crate::variants::{self, DEFAULT_VARIANT, Session, VARIANTS};
+use std::io::{BufRead, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::thread::JoinHandle;
+
+use super::uci::{ENGINE_NAME, Flow};
+
+/// XBoard's convention for mate scores: 100000 + moves to mate.
+const XB_MATE: i32 = 100_000;
+/// Thinking time per move when no time control was given.
+const DEFAULT_MOVE_MS: u64 = 1000;
+
+/// The game as both threads see it.
+struct Game {
+    session: Box<dyn Session>,
+    /// Position the game started from (None: the variant's start).
+    start: Option<String>,
+    /// Moves played since, in ghast's notation.
+    moves: Vec<String>,
+    /// The colour ghast plays; None in force mode.
+    engine: Option<Color>,
+    /// A result was printed or received: no more thinking.
+    over: bool,
+}
+
+impl Game {
+    fn xb(&self) -> &'static XbVariant {
+        xb_variant(self.session.variant()).expect("every variant has an XBoard form")
+    }
+
+    /// Plays a move and returns the result line if the game is now over.
+    fn play(&mut self, mv: &str) -> Result<Option<String>, String> {
+        let canonical = self.session.play_move(mv).map_err(|e| e.to_string())?;
+        self.moves.push(canonical);
+        Ok(self.result_line())
+    }
+
+    fn result_line(&mut self) -> Option<String> {
+        let outcome = self.session.outcome()?;
+        self.over = true;
+        Some(result_text(outcome, self.session.side_to_move()))
+    }
+
+    /// Rebuilds the position without the last `n` moves.
+    fn retract(&mut self, n: usize) -> Result<(), String> {
+        if n > self.moves.len() {
+            return Err("no move to undo".into());
+        }
+        let keep = self.moves.len() - n;
+        let moves: Vec<&str> = self.moves[..keep].iter().map(|s| s.as_str()).collect();
+        self.session
+            .set_position(self.start.as_deref(), &moves)
+            .map_err(|e| e.to_string())?;
+        self.moves.truncate(keep);
+        self.over = false;
+        Ok(())
+    }
+}
+
+/// `1-0 {White mates}` and the like.
+pub fn result_text(outcome: Outcome, to_move: Color) -> String {
+    let name = |c: Color| if c == Color::White { "White" } else { "Black" };
+    match outcome {
+        Outcome::Win(winner, Termination::Checkmate) => {
+            let score = if winner == Color::White { "1-0" } else { "0-1" };
+            format!("{score} {{{} mates}}", name(winner))
+        }
+        Outcome::Win(winner, why) => {
+            let score = if winner == Color::White { "1-0" } else { "0-1" };
+            let loser = if why == Termination::NoLegalMove {
+                format!("{} has no legal move", name(to_move))
+            } else {
+                why.to_string()
+            };
+            format!("{score} {{{loser}}}")
+        }
+        Outcome::Draw(why) => {
+            let text = match why {
+                Termination::Stalemate => "Stalemate".to_string(),
+                Termination::FiftyMoves => "Draw by 50-move rule".to_string(),
+                Termination::Repetition => "Draw by repetition".to_string(),
+                Termination::InsufficientMaterial => "Draw by insufficient material".to_string(),
+                other => format!("Draw ({other})"),
+            };
+            format!("1/2-1/2 {{{text}}}")
+        }
+    }
+}
+
+/// One line of thinking output: `ply score time nodes pv`.
+pub fn format_thinking(info: &Info, pv: &str) -> String {
+    let score = match info.score {
+        Score::Cp(c) => c,
+        Score::Mate(m) if m > 0 => XB_MATE + m,
+        Score::Mate(m) => -XB_MATE + m,
+    };
+    format!(
+        "{} {} {} {} {}",
+        info.depth,
+        score,
+        info.time_ms / 10,
+        info.nodes,
+        pv
+    )
+}
+
+struct Running {
+    handle: JoinHandle<()>,
+    /// Set when the search must end without playing its move.
+    cancel: Arc<AtomicBool>,
+}
+
+/// Time control as `level`, `st`, `sd`, `time` and `otim` set it.
+#[derive(Clone, Debug, Default)]
+struct Clock {
+    moves_per_session: u32,
+    base_ms: u64,
+    inc_ms: u64,
+    /// `st`: exact time per move.
+    st_ms: Option<u64>,
+    /// `sd`: depth limit.
+    depth: Option<u32>,
+    /// `time` / `otim`: remaining clocks of engine and opponent.
+    mine_ms: Option<u64>,
+    theirs_ms: Option<u64>,
+}
+
+/// The CECP loop.
+pub struct XBoard<W: Write + Send + 'static> {
+    game: Arc<Mutex<Game>>,
+    out: Arc<Mutex<W>>,
+    config: Config,
+    shared: Arc<Shared>,
+    running: Option<Running>,
+    clock: Clock,
+    post: bool,
+    analyzing: bool,
+}
+
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+fn write_line<W: Write>(out: &Mutex<W>, line: &str) {
+    let mut o = lock(out);
+    let _ = writeln!(o, "{line}");
+    let _ = o.flush();
+}
+
+impl<W: Write + Send + 'static> XBoard<W> {
+    pub fn new(out: W) -> Self {
+        let session = variants::new_session(DEFAULT_VARIANT).expect("default variant exists");
+        XBoard {
+            game: Arc::new(Mutex::new(Game {
+                session,
+                start: None,
+                moves: Vec::new(),
+                engine: Some(Color::Black),
+                over: false,
+            })),
+            out: Arc::new(Mutex::new(out)),
+            config: Config::default(),
+            shared: Arc::new(Shared::new(DEFAULT_HASH_MB)),
+            running: None,
+            clock: Clock::default(),
+            post: false,
+            analyzing: false,
+        }
+    }
+
+    /// Reads commands until `quit` or end of input.
+    pub fn run(&mut self, input: impl BufRead) -> std::io::Result<()> {
+        for line in input.split(b'\n') {
+            let line = line?;
+            let line = String::from_utf8_lossy(&line);
+            if self.handle(line.trim_end_matches('\r')) == Flow::Quit {
+                break;
+            }
+        }
+        self.stop_search(true);
+        Ok(())
+    }
+
+    fn say(&self, line: &str) {
+        write_line(&self.out, line);
+    }
+
+    fn error(&self, kind: &str, command: &str) {
+        self.say(&format!("Error ({kind}): {command}"));
+    }
+
+    /// Ends a running search; with `cancel` its move is not played.
+    fn stop_search(&mut self, cancel: bool) {
+        if let Some(run) = self.running.take() {
+            if cancel {
+                run.cancel.store(true, Ordering::Release);
+            }
+            self.shared.request_stop();
+            let _ = run.handle.join();
+        }
+    }
+
+    /// True while a search thread is alive.
+    pub fn searching(&mut self) -> bool {
+        match &self.running {
+            Some(run) if run.handle.is_finished() => {
+                self.stop_search(false);
+                false
+            }
+            Some(_) => true,
+            None => false,
+        }
+    }
+
+    /// Handles one line of input.
+    pub fn handle(&mut self, line: &str) -> Flow {
+        let line = line.trim();
+        let (command, rest) = match line.split_once(char::is_whitespace) {
+            Some((c, r)) => (c, r.trim()),
+            None => (line, ""),
+        };
+        if command.is_empty() {
+            return Flow::Continue;
+        }
+        // The search thread may just have finished: reap it.
+        self.searching();
+        match command {
+            "xboard" | "accepted" | "rejected" | "computer" | "name" | "random" | "ics"
+            | "hard" | "easy" | "hint" | "bk" | "draw" | "otherside" | "nps" | "option"
+            | "egtpath" | "hover" | "." => {}
+            "protover" => self.protover(),
+            "new" => self.new_game(),
+            "variant" => self.variant(rest),
+            "setboard" => self.setboard(rest),
+            "usermove" => self.usermove(rest),
+            "go" => {
+                self.stop_search(true);
+                {
+                    let mut g = lock(&self.game);
+                    let side = g.session.side_to_move();
+                    g.engine = Some(side);
+                }
+                self.think();
+            }
+            "force" => {
+                self.stop_search(true);
+                lock(&self.game).engine = None;
+            }
+            "playother" => {
+                self.stop_search(true);
+                let mut g = lock(&self.game);
+                let side = g.session.side_to_move();
+                g.engine = Some(side.flip());
+            }
+            "white" | "black" => {
+                // Obsolete (colors=0 asks XBoard not to send them).
+                self.stop_search(true);
+                let mut g = lock(&self.game);
+                g.engine = Some(if command == "white" {
+                    Color::Black
+                } else {
+                    Color::White
+                });
+            }
+            "level" => self.level(rest, line),
+            "st" => match rest.parse::<f64>() {
+                Ok(s) if s > 0.0 => self.clock.st_ms = Some((s * 1000.0) as u64),
+                _ => self.error("bad argument", line),
+            },
+            "sd" => match rest.parse::<u32>() {
+                Ok(d) if d > 0 => self.clock.depth = Some(d.min(1000)),
+                _ => self.error("bad argument", line),
+            },
+            "time" => match rest.parse::<i64>() {
+                Ok(cs) => self.clock.mine_ms = Some(cs.max(0) as u64 * 10),
+                Err(_) => self.error("bad argument", line),
+            },
+            "otim" => match rest.parse::<i64>() {
+                Ok(cs) => self.clock.theirs_ms = Some(cs.max(0) as u64 * 10),
+                Err(_) => self.error("bad argument", line),
+            },
+            "?" => {
+                if !self.analyzing {
+                    self.stop_search(false);
+                }
+            }
+            "ping" => self.say(&format!("pong {rest}")),
+            "post" => self.post = true,
+            "nopost" => self.post = false,
+            "analyze" => {
+                self.stop_search(true);
+                self.analyzing = true;
+                lock(&self.game).engine = None;
+                self.think();
+            }
+            "exit" => {
+                self.stop_search(true);
+                self.analyzing = false;
+            }
+            "undo" | "remove" => {
+                self.stop_search(true);
+                let n = if command == "undo" { 1 } else { 2 };
+                let result = lock(&self.game).retract(n);
+                match result {
+                    Ok(()) => {
+                        if self.analyzing {
+                            self.think();
+                        }
+                    }
+                    Err(e) => self.error(&e, line),
+                }
+            }
+            "result" => {
+                self.stop_search(true);
+                let mut g = lock(&self.game);
+                g.over = true;
+                g.engine = None;
+            }
+            "memory" => match rest.parse::<usize>() {
+                Ok(mb) if mb >= 1 => {
+                    self.stop_search(true);
+                    self.shared = Arc::new(Shared::new(mb.min(MAX_HASH_MB)));
+                }
+                _ => self.error("bad argument", line),
+            },
+            "cores" => match rest.parse::<usize>() {
+                Ok(n) if n >= 1 => self.config.threads = n.min(MAX_THREADS),
+                _ => self.error("bad argument", line),
+            },
+            "lift" => self.lift(rest),
+            "put" => self.put(rest),
+            "d" => {
+                let g = lock(&self.game);
+                let text = g.session.display();
+                for l in text.trim_end().lines() {
+                    self.say(&format!("# {l}"));
+                }
+            }
+            "quit" => {
+                self.stop_search(true);
+                return Flow::Quit;
+            }
+            _ => {
+                // Moves without `usermove` (protocol version 1 hosts).
+                if square_range(command).is_some() && rest.is_empty() {
+                    self.usermove(command);
+                } else {
+                    self.error("unknown command", command);
+                }
+            }
+        }
+        Flow::Continue
+    }
+
+    fn protover(&self) {
+        self.say(&format!(
+            "feature myname=\"{ENGINE_NAME}\" variants=\"{}\" setboard=1 usermove=1 ping=1 memory=1 smp=1 colors=0 sigint=0 sigterm=0 highlight=1 analyze=1 san=0 time=1 draw=0 reuse=1 name=0 debug=1",
+            VARIANTS.join(",")
+        ));
+        self.say("feature done=1");
+    }
+
+    fn new_game(&mut self) {
+        self.stop_search(true);
+        self.analyzing = false;
+        self.clock.st_ms = None;
+        self.clock.depth = None;
+        let mut g = lock(&self.game);
+        let variant = g.session.variant();
+        g.session = variants::new_session(variant).expect("current variant exists");
+        g.start = None;
+        g.moves.clear();
+        g.engine = Some(Color::Black);
+        g.over = false;
+        self.shared.tt.clear();
+    }
+
+    fn variant(&mut self, name: &str) {
+        self.stop_search(true);
+        let name = name.trim().to_ascii_lowercase();
+        // Board-size prefixes (8x8+0_nimrod) are accepted for our own sizes.
+        let name = name.rsplit('_').next().unwrap_or("").to_string();
+        let Some(xb) = xb_variant(&name) else {
+            return self.error("unsupported variant", &name);
+        };
+        if xb.kind == Kind::Nemoroth {
+            self.say(
+                "telluser ghast: XBoard cannot show Nemoroth's stacks, statues and screams; \
+                 play it through UCI or 'ghast analyse' instead",
+            );
+            return self.error("variant not playable in XBoard", &name);
+        }
+        let session = variants::new_session(&name).expect("listed variant exists");
+        let fen = session.start_fen();
+        {
+            let mut g = lock(&self.game);
+            g.session = session;
+            g.start = None;
+            g.moves.clear();
+            g.over = false;
+        }
+        self.say(&xb.setup_command(&fen));
+        for p in xb.piece_commands() {
+            self.say(&p);
+        }
+    }
+
+    fn setboard(&mut self, fen: &str) {
+        self.stop_search(true);
+        let mut g = lock(&self.game);
+        let xb = g.xb();
+        let current = g.session.fen();
+        let start = if g.moves.is_empty() {
+            // Before any move: the echo of the start position.
+            g.start.clone().unwrap_or_else(|| g.session.start_fen())
+        } else {
+            current.clone()
+        };
+        let Some(ghast_fen) = xb.fen_from_xboard(fen, &start) else {
+            drop(g);
+            return self.say(&format!(
+                "tellusererror Illegal position: XBoard's FEN cannot carry this variant's state: {fen}"
+            ));
+        };
+        match g.session.set_position(Some(&ghast_fen), &[]) {
+            Ok(()) => {
+                g.start = Some(ghast_fen);
+                g.moves.clear();
+                g.over = false;
+            }
+            Err(e) => {
+                drop(g);
+                self.say(&format!("tellusererror Illegal position: {e}"));
+            }
+        }
+    }
+
+    fn usermove(&mut self, text: &str) {
+        let text = text.trim();
+        if text.is_empty() {
+            return self.error("missing move", "usermove");
+        }
+        self.stop_search(true);
+        let result = {
+            let mut g = lock(&self.game);
+            let fen = g.session.fen();
+            let legal = g.session.legal_moves();
+            let Some(mv) = g.xb().move_from_xboard(&fen, &legal, text) else {
+                let reason = if legal.is_empty() {
+                    "game is over"
+                } else if square_range(text).is_none() && g.xb().kind != Kind::Nemoroth {
+                    "not a move"
+                } else {
+                    "not legal here"
+                };
+                drop(g);
+                return self.say(&format!("Illegal move ({reason}): {text}"));
+            };
+            g.play(&mv)
+        };
+        match result {
+            Ok(Some(line)) => self.say(&line),
+            Ok(None) => {}
+            Err(e) => return self.say(&format!("Illegal move ({e}): {text}")),
+        }
+        let engine_to_move = {
+            let g = lock(&self.game);
+            !g.over && g.engine == Some(g.session.side_to_move())
+        };
+        if self.analyzing || engine_to_move {
+            self.think();
+        }
+    }
+
+    fn level(&mut self, rest: &str, line: &str) {
+        let parts: Vec<&str> = rest.split_whitespace().collect();
+        let parsed = (|| -> Option<Clock> {
+            let [mps, base, inc] = parts[..] else {
+                return None;
+            };
+            let mps: u32 = mps.parse().ok()?;
+            let base_ms = match base.split_once(':') {
+                Some((m, s)) => m.parse::<u64>().ok()? * 60_000 + s.parse::<u64>().ok()? * 1000,
+                None => (base.parse::<f64>().ok()? * 60_000.0) as u64,
+            };
+            let inc: f64 = inc.parse().ok()?;
+            Some(Clock {
+                moves_per_session: mps,
+                base_ms,
+                inc_ms: (inc.max(0.0) * 1000.0) as u64,
+                st_ms: None,
+                depth: self.clock.depth,
+                mine_ms: Some(base_ms),
+                theirs_ms: Some(base_ms),
+            })
+        })();
+        match parsed {
+            Some(c) => self.clock = c,
+            None => self.error("bad argument", line),
+        }
+    }
+
+    fn limits(&self, side: Color, plies: usize) -> Limits {
+        let mut limits = Limits {
+            depth: self.clock.depth,
+            ..Limits::default()
+        };
+        if let Some(st) = self.clock.st_ms {
+            limits.movetime = Some(st.max(1));
+        } else if let Some(mine) = self
+            .clock
+            .mine_ms
+            .or(Some(self.clock.base_ms).filter(|&b| b > 0))
+        {
+            let me = side.index();
+            limits.time[me] = Some(mine);
+            limits.time[1 - me] = Some(self.clock.theirs_ms.unwrap_or(mine));
+            limits.inc = [self.clock.inc_ms; 2];
+            if self.clock.moves_per_session > 0 {
+                let done = (plies / 2) as u32;
+                limits.movestogo =
+                    Some(self.clock.moves_per_session - done % self.clock.moves_per_session);
+            }
+        } else if self.clock.depth.is_none() {
+            limits.movetime = Some(DEFAULT_MOVE_MS);
+        }
+        limits
+    }
+
+    /// Starts a search: analysis (infinite, prints thinking, plays nothing)
+    /// or the engine's move.
+    fn think(&mut self) {
+        let (session, limits, xb) = {
+            let mut g = lock(&self.game);
+            if !self.analyzing {
+                if g.over {
+                    return;
+                }
+                if let Some(line) = g.result_line() {
+                    drop(g);
+                    return self.say(&line);
+                }
+            }
+            let side = g.session.side_to_move();
+            let limits = if self.analyzing {
+                Limits {
+                    infinite: true,
+                    ..Limits::default()
+                }
+            } else {
+                self.limits(side, g.moves.len())
+            };
+            (g.session.clone_box(), limits, g.xb())
+        };
+        let analyzing = self.analyzing;
+        let post = self.post || analyzing;
+        let game = Arc::clone(&self.game);
+        let out = Arc::clone(&self.out);
+        let shared = Arc::clone(&self.shared);
+        let config = self.config.clone();
+        let cancel = Arc::new(AtomicBool::new(false));
+        let cancelled = Arc::clone(&cancel);
+        shared.prepare(&limits);
+        let handle = std::thread::Builder::new()
+            .name("xboard-search".into())
+            .stack_size(SEARCH_STACK_BYTES)
+            .spawn(move || {
+                let root_fen = session.fen();
+                let report = |info: &Info| {
+                    if !post || info.multipv != 1 {
+                        return;
+                    }
+                    let pv = xboard_pv(xb, session.as_ref(), &info.pv);
+                    write_line(&out, &format_thinking(info, &pv));
+                };
+                let reply = session.search(&limits, &config, &shared, &report);
+                if analyzing {
+                    return;
+                }
+                let mut g = lock(&game);
+                if cancelled.load(Ordering::Acquire) {
+                    return;
+                }
+                let Some(best) = reply.best else {
+                    if let Some(line) = g.result_line() {
+                        write_line(&out, &line);
+                    }
+                    return;
+                };
+                let text = xb.move_to_xboard(&root_fen, &best);
+                match g.play(&best) {
+                    Ok(result) => {
+                        write_line(&out, &format!("move {text}"));
+                        if let Some(line) = result {
+                            write_line(&out, &line);
+                        }
+                    }
+                    Err(e) => write_line(&out, &format!("# search move {best} refused: {e}")),
+                }
+            })
+            .expect("spawn search thread");
+        self.running = Some(Running { handle, cancel });
+    }
+
+    /// `lift SQ`: highlight where the piece there can go.
+    fn lift(&self, square: &str) {
+        let g = lock(&self.game);
+        let Some(from) = parse_square(square) else {
+            return;
+        };
+        let xb = g.xb();
+        let (files, ranks) = (xb.files, xb.ranks);
+        let mut marks = vec![vec!['.'; files as usize]; ranks as usize];
+        for mv in g.session.legal_moves() {
+            let Some((f, t)) = square_range(&mv) else {
+                continue;
+            };
+            if f != from || t.0 >= files || t.1 >= ranks {
+                continue;
+            }
+            let cell = &mut marks[t.1 as usize][t.0 as usize];
+            let promotes = xb.kind == Kind::Nimrod
+                && mv.len() > 4
+                && mv.chars().last().is_some_and(|c| c.is_ascii_alphabetic());
+            let forced = mv.ends_with('+');
+            *cell = match (*cell, promotes, forced) {
+                (_, true, _) => 'M',
+                (_, _, true) => 'B',
+                ('.', _, _) => 'Y',
+                (c, _, _) => c,
+            };
+        }
+        let rows: Vec<String> = marks
+            .iter()
+            .rev()
+            .map(|row| {
+                let mut s = String::new();
+                let mut empty = 0;
+                for &c in row {
+                    if c == '.' {
+                        empty += 1;
+                    } else {
+                        if empty > 0 {
+                            s.push_str(&empty.to_string());
+                            empty = 0;
+                        }
+                        s.push(c);
+                    }
+                }
+                if empty > 0 {
+                    s.push_str(&empty.to_string());
+                }
+                s
+            })
+            .collect();
+        drop(g);
+        self.say(&format!("highlight {}", rows.join("/")));
+    }
+
+    /// `put SQ`: for a promotion, tell XBoard which pieces it may offer.
+    fn put(&self, square: &str) {
+        let g = lock(&self.game);
+        let Some(to) = parse_square(square) else {
+            return;
+        };
+        let fen = g.session.fen();
+        let xb = g.xb();
+        let mut choices = String::new();
+        for mv in g.session.legal_moves() {
+            if square_range(&mv).map(|(_, t)| t) != Some(to) {
+                continue;
+            }
+            let text = xb.move_to_xboard(&fen, &mv);
+            if mv.len() > 4
+                && let Some(c) = text.chars().last().filter(|c| c.is_ascii_alphabetic())
+            {
+                let c = c.to_ascii_uppercase();
+                if !choices.contains(c) {
+                    choices.push(c);
+                }
+            }
+        }
+        drop(g);
+        if !choices.is_empty() {
+            // Queen first: the default choice.
+            if let Some(i) = choices.find('Q') {
+                choices.remove(i);
+                choices.insert(0, 'Q');
+            }
+            self.say(&format!("choice {choices}"));
+        }
+    }
+}
+
+/// A principal variation in XBoard's move format.
+fn xboard_pv(xb: &XbVariant, root: &dyn Session, pv: &[String]) -> String {
+    if xb.kind != Kind::Nimrod || !pv.iter().any(|m| m.ends_with('+')) {
+        return pv
+            .iter()
+            .map(|m| xb.move_to_xboard("", m))
+            .collect::<Vec<_>>()
+            .join(" ");
+    }
+    // Dragon promotions need the moving piece: replay the line.
+    let mut s = root.clone_box();
+    let mut out = Vec::new();
+    for m in pv {
+        out.push(xb.move_to_xboard(&s.fen(), m));
+        if s.play_move(m).is_err() {
+            break;
+        }
+    }
+    out.join(" ")
+}
