@@ -56,6 +56,20 @@ pub struct Worker<'a, G: Game> {
     completed_depth: u32,
 }
 
+/// Selection sort, one step: brings the best-scored remaining move to `i`.
+/// Most nodes cut off after a few moves, so sorting all would waste work.
+#[inline]
+fn pick_best<M: Copy>(moves: &mut [M], scores: &mut [i32], i: usize) {
+    let mut top = i;
+    for j in i + 1..moves.len() {
+        if scores[j] > scores[top] {
+            top = j;
+        }
+    }
+    moves.swap(i, top);
+    scores.swap(i, top);
+}
+
 fn score_to_tt(score: i32, ply: usize) -> i32 {
     if score >= MATE_BOUND {
         score + ply as i32
@@ -566,15 +580,7 @@ impl<'a, G: Game> Worker<'a, G> {
         let n = moves.len();
         let list = moves.as_mut_slice();
         for i in 0..n {
-            // Selection sort: bring the best remaining move to i.
-            let mut top = i;
-            for j in i + 1..n {
-                if scores[j] > scores[top] {
-                    top = j;
-                }
-            }
-            list.swap(i, top);
-            scores.swap(i, top);
+            pick_best(list, &mut scores, i);
             let mv = list[i];
             let quiet = !pos.is_tactical(mv);
 
@@ -743,17 +749,10 @@ impl<'a, G: Game> Worker<'a, G> {
         let n = moves.len();
         let list = moves.as_mut_slice();
         for i in 0..n {
-            let mut top = i;
-            for j in i + 1..n {
-                if scores[j] > scores[top] {
-                    top = j;
-                }
-            }
-            if scores[top] == i32::MIN {
+            pick_best(list, &mut scores, i);
+            if scores[i] == i32::MIN {
                 break;
             }
-            list.swap(i, top);
-            scores.swap(i, top);
             let mv = list[i];
             let child = pos.play(mv);
             self.history.push(rep_key);
