@@ -389,27 +389,47 @@ impl<'a, G: Game> Context<'a, G> {
         let tactical_bonus = p.mcts_prior_tactical_x100 as f64 / 100.0;
         let eval_weight = p.mcts_prior_eval_x100 as f64 / 100.0 / 100.0;
         let temp = p.mcts_prior_temp_x100 as f64 / 100.0;
-        let need_child = G::LEGALITY_USES_HISTORY || eval_weight > 0.0;
+        let check_bonus = p.mcts_prior_check_x100 as f64 / 100.0;
         let parent_eval = if eval_weight > 0.0 { pos.evaluate() } else { 0 };
         // Good tactical moves ranked by the game's ordering score.
         let mut tactical: Vec<(i32, usize)> = Vec::new();
         let mut logits: Vec<f64> = Vec::with_capacity(moves.len());
         let mut keys: Vec<u64> = Vec::with_capacity(moves.len());
+        // Children found mated (or stalemated) at once: (edge, node).
+        let mut finished: Vec<(usize, Box<Node<G::Move>>)> = Vec::new();
         for (i, &mv) in moves.as_slice().iter().enumerate() {
             let mut logit = 0.0;
             if pos.is_tactical(mv) && pos.see_at_least(mv, 0) {
                 tactical.push((pos.tactical_score(mv), i));
                 logit += tactical_bonus;
             }
-            let mut child_key = 0;
-            if need_child {
-                let child = pos.play(mv);
-                if G::LEGALITY_USES_HISTORY {
-                    child_key = child.repetition_key();
-                }
-                if eval_weight > 0.0 {
-                    let gain = (-child.evaluate() - parent_eval).clamp(-1000, 1000);
-                    logit += gain as f64 * eval_weight;
+            let child = pos.play(mv);
+            let child_key = if G::LEGALITY_USES_HISTORY {
+                child.repetition_key()
+            } else {
+                0
+            };
+            if eval_weight > 0.0 {
+                let gain = (-child.evaluate() - parent_eval).clamp(-300, 300);
+                logit += gain as f64 * eval_weight;
+            }
+            if child.in_check() {
+                logit += check_bonus;
+                // A check may mate: look now (checks are few), so that
+                // mates in one are never hidden behind a low prior.
+                if !G::LEGALITY_USES_HISTORY && child.count_legal_moves(&worker.empty) == 0 {
+                    let proof = if child.no_moves_loses() { -MATE } else { 0 };
+                    finished.push((
+                        i,
+                        Box::new(Node {
+                            key: child.hash(),
+                            visits: AtomicU32::new(0),
+                            value: AtomicI64::new(0),
+                            proof: AtomicI32::new(proof),
+                            edges: Box::new([]),
+                            child_keys: Box::new([]),
+                        }),
+                    ));
                 }
             }
             logits.push(logit);
@@ -440,14 +460,24 @@ impl<'a, G: Game> Context<'a, G> {
         } else {
             Box::new([])
         };
+        let mut proof = UNPROVEN;
+        for (i, child) in finished {
+            let mine = parent_proof(child.proof.load(Relaxed));
+            proof = proof.max(mine);
+            let c = self.tree.insert(child);
+            edges[i].child.store(c, Relaxed);
+        }
+        // A mate in one decides the node; a stalemating check does not.
+        let proof = if proof > 0 { proof } else { UNPROVEN };
         let node = Node {
             key,
             visits: AtomicU32::new(0),
             value: AtomicI64::new(0),
-            proof: AtomicI32::new(UNPROVEN),
+            proof: AtomicI32::new(proof),
             edges,
             child_keys,
         };
+        let value = if proof > 0 { 1.0 } else { value };
         (Box::new(node), value)
     }
 
@@ -497,16 +527,9 @@ impl<'a, G: Game> Context<'a, G> {
             let n = e.visits() as f64;
             let u = cpuct * e.prior as f64 * sqrt_n / (1.0 + n);
             let score = if proof != UNPROVEN {
-                let mine = parent_proof(proof);
-                if mine > 0 {
-                    // A proven win: take it (the fastest one).
-                    1e12 + mine as f64
-                } else if mine < 0 {
-                    // A proven loss: only if nothing else (the longest).
-                    -1e12 + mine as f64
-                } else {
-                    u
-                }
+                // A proven child counts with its exact value; playouts go
+                // on below it, so that faster mates are found.
+                proof_value(parent_proof(proof)) + u
             } else if n == 0.0 {
                 fpu + u
             } else {
@@ -519,33 +542,40 @@ impl<'a, G: Game> Context<'a, G> {
         best.map(|(_, i)| i)
     }
 
-    /// Sets the node's proof from its children if they decide it; returns
-    /// whether the node is proven now.
+    /// Sets the node's proof from its children where they decide it: a
+    /// child lost for the opponent makes a win (the fastest such child
+    /// counts), all children proven make the best of them. Returns whether
+    /// the node's proof changed.
     fn try_prove(&self, node: &Node<G::Move>) -> bool {
-        if node.proof.load(Relaxed) != UNPROVEN {
-            return true;
-        }
+        let old = node.proof.load(Relaxed);
         let mut best = i32::MIN;
         let mut all = true;
         for e in node.edges.iter() {
             let proof = child_proof(e);
             if proof == UNPROVEN {
                 all = false;
-                continue;
+            } else {
+                best = best.max(parent_proof(proof));
             }
-            let mine = parent_proof(proof);
-            if mine > 0 {
-                best = best.max(mine);
-                all = true;
-                break;
-            }
-            best = best.max(mine);
         }
-        if best > 0 || (all && best != i32::MIN) {
-            node.proof.store(best, Relaxed);
+        let new = if best > 0 || (all && best != i32::MIN) {
+            best
+        } else {
+            return false;
+        };
+        if new != old {
+            node.proof.store(new, Relaxed);
             return true;
         }
         false
+    }
+
+    /// Whether playouts through a node with `proof` may still change it:
+    /// unproven nodes, wins in more than one ply (a faster win may exist)
+    /// and losses (their length depends on the wins below); not draws,
+    /// wins in one ply, or terminal positions.
+    fn open(proof: i32) -> bool {
+        proof == UNPROVEN || (proof > 0 && MATE - proof > 1) || (proof < 0 && proof != -MATE)
     }
 
     /// One playout from the root; returns its depth.
@@ -559,7 +589,7 @@ impl<'a, G: Game> Context<'a, G> {
         // node there (if the playout ended on a stored node).
         let (value, end): (f64, Option<&Node<G::Move>>) = loop {
             let proof = node.proof.load(Relaxed);
-            if proof != UNPROVEN {
+            if !Self::open(proof) || node.edges.is_empty() {
                 break (proof_value(proof), Some(node));
             }
             let Some(i) = self.select(node, worker) else {
@@ -605,20 +635,26 @@ impl<'a, G: Game> Context<'a, G> {
         if let Some(n) = end {
             n.visits.fetch_add(1, Relaxed);
             n.value.fetch_add((v * VALUE_ONE) as i64, Relaxed);
+            // Proofs are set at expansion, or improved by this playout.
             proven = n.proof.load(Relaxed) != UNPROVEN;
         }
         for &(parent, i) in worker.path.iter().rev() {
             // Safety: path nodes are in the tree.
             let parent = unsafe { &*parent };
             v = -v;
+            if proven {
+                proven = self.try_prove(parent);
+            }
+            // Below a proven node only its proof counts.
+            let proof = parent.proof.load(Relaxed);
+            if proof != UNPROVEN {
+                v = proof_value(proof);
+            }
             let e = &parent.edges[i];
             e.visits.fetch_add(1u32.wrapping_sub(vl), Relaxed);
             e.add_value(v + vl as f64);
             parent.visits.fetch_add(1, Relaxed);
             parent.value.fetch_add((v * VALUE_ONE) as i64, Relaxed);
-            if proven {
-                proven = self.try_prove(parent);
-            }
         }
         while worker.history.len() > base {
             worker.history.pop();
@@ -985,8 +1021,11 @@ fn main_loop<G: Game>(
         if shared.stop.load(Relaxed) {
             return;
         }
-        let proven = ctx.root_node.proof.load(Relaxed) != UNPROVEN;
-        if !proven {
+        let proof = ctx.root_node.proof.load(Relaxed);
+        // Decided: a draw, a loss, or a mate in one ply; a longer win goes
+        // on looking for a faster one.
+        let decided = proof != UNPROVEN && (proof <= 0 || MATE - proof <= 1);
+        if !decided {
             let d = ctx.playout(&mut worker);
             ctx.count(d);
             own_playouts += 1;
@@ -1008,9 +1047,12 @@ fn main_loop<G: Game>(
         }
         let mut stop =
             limits.nodes.is_some_and(|n| playouts >= n) || limits.depth.is_some_and(|d| depth >= d);
-        // A proven root needs no more playouts (a GUI waiting for `stop`
-        // is answered by the caller).
-        if proven {
+        // A decided root needs no more playouts (a GUI waiting for `stop`
+        // is answered by the caller), nor does a mate within `go mate`.
+        let mate_found = limits
+            .mate
+            .is_some_and(|m| proof > 0 && (MATE - proof + 1) / 2 <= m as i32);
+        if decided || mate_found {
             stop = true;
         }
         if !stop

@@ -52,6 +52,8 @@ pub struct SearchParams {
     /// Weight of the one-ply static evaluation in the prior logits,
     /// hundredths per pawn (0: no child evaluations).
     pub mcts_prior_eval_x100: i32,
+    /// Prior logit bonus of a checking move, hundredths.
+    pub mcts_prior_check_x100: i32,
     /// Losses added per pending visit of an edge (virtual loss).
     pub mcts_virtual_loss: i32,
     /// Leaf values from a quiescence search of at most this many nodes
@@ -83,8 +85,9 @@ pub const DEFAULT_PARAMS: SearchParams = SearchParams {
     mcts_prior_temp_x100: 100,
     mcts_prior_tactical_x100: 150,
     mcts_prior_eval_x100: 100,
+    mcts_prior_check_x100: 200,
     mcts_virtual_loss: 1,
-    mcts_qsearch_nodes: 64,
+    mcts_qsearch_nodes: 0,
 };
 
 impl Default for SearchParams {
@@ -139,6 +142,7 @@ specs! {
     mcts_prior_temp_x100: 1, 10000;
     mcts_prior_tactical_x100: -1000, 1000;
     mcts_prior_eval_x100: 0, 1000;
+    mcts_prior_check_x100: -1000, 1000;
     mcts_virtual_loss: 0, 100;
     mcts_qsearch_nodes: 0, 10000;
 }
