@@ -11,7 +11,7 @@
 
 use crate::search::{
     Config, DEFAULT_HASH_MB, DEFAULT_MOVE_OVERHEAD_MS, Info, Limits, MAX_HASH_MB, MAX_MULTIPV,
-    MAX_THREADS, SEARCH_STACK_BYTES, Shared,
+    MAX_THREADS, SEARCH_STACK_BYTES, SearchKind, Shared,
 };
 use crate::variants::{self, DEFAULT_VARIANT, SearchReply, Session, VARIANTS};
 use std::io::{BufRead, Write};
@@ -23,7 +23,7 @@ pub const ENGINE_NAME: &str = concat!("ghast ", env!("CARGO_PKG_VERSION"));
 pub const ENGINE_AUTHOR: &str = "the ghast developers";
 
 /// The search algorithms the `Search` option offers.
-pub const SEARCH_KINDS: [&str; 1] = ["alphabeta"];
+pub const SEARCH_KINDS: [&str; 2] = SearchKind::NAMES;
 const MAX_MOVE_OVERHEAD_MS: u64 = 5000;
 
 /// What the loop should do after a line.
@@ -74,7 +74,6 @@ pub struct Uci<W: Write + Send + 'static> {
     out: Arc<Mutex<W>>,
     config: Config,
     hash_mb: usize,
-    search_kind: &'static str,
     ponder_option: bool,
     shared: Arc<Shared>,
     running: Option<RunningSearch>,
@@ -88,7 +87,6 @@ impl<W: Write + Send + 'static> Uci<W> {
             out: Arc::new(Mutex::new(out)),
             config: Config::default(),
             hash_mb: DEFAULT_HASH_MB,
-            search_kind: SEARCH_KINDS[0],
             ponder_option: false,
             shared: Arc::new(Shared::new(DEFAULT_HASH_MB)),
             running: None,
@@ -158,7 +156,7 @@ impl<W: Write + Send + 'static> Uci<W> {
                 self.finish_search();
                 self.session =
                     variants::new_session(self.session.variant()).expect("current variant exists");
-                self.shared.tt.clear();
+                self.shared.clear();
             }
             "setoption" => {
                 self.finish_search();
@@ -240,7 +238,7 @@ impl<W: Write + Send + 'static> Uci<W> {
         }
         let lower = name.to_ascii_lowercase();
         if lower == "clear hash" {
-            self.shared.tt.clear();
+            self.shared.clear();
             return;
         }
         let Some(value) = value.filter(|v| !v.is_empty()) else {
@@ -284,9 +282,9 @@ impl<W: Write + Send + 'static> Uci<W> {
                 }
                 _ => Err(format!("setoption Ponder: '{value}' is not true or false")),
             },
-            "search" => match SEARCH_KINDS.iter().find(|k| k.eq_ignore_ascii_case(&value)) {
+            "search" => match SearchKind::parse(&value) {
                 Some(k) => {
-                    self.search_kind = k;
+                    self.config.search = Some(k);
                     Ok(())
                 }
                 None => Err(format!(

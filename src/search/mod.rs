@@ -10,6 +10,7 @@
 //! the game's notation).
 
 pub mod alphabeta;
+pub mod mcts;
 pub mod params;
 pub mod time;
 pub mod tt;
@@ -45,9 +46,44 @@ pub struct Limits {
     pub ponder: bool,
 }
 
+/// Which search algorithm runs (`Search` option).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SearchKind {
+    AlphaBeta,
+    Mcts,
+}
+
+impl SearchKind {
+    /// Option values, in the order `uci` lists them.
+    pub const NAMES: [&'static str; 2] = ["alphabeta", "mcts"];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            SearchKind::AlphaBeta => "alphabeta",
+            SearchKind::Mcts => "mcts",
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<SearchKind> {
+        match text.trim().to_ascii_lowercase().as_str() {
+            "alphabeta" => Some(SearchKind::AlphaBeta),
+            "mcts" => Some(SearchKind::Mcts),
+            _ => None,
+        }
+    }
+
+    /// The search a variant plays with when the `Search` option is not
+    /// set, chosen by `ghast match` between the two (README, "MCTS").
+    pub fn default_for(_variant: &str) -> SearchKind {
+        SearchKind::AlphaBeta
+    }
+}
+
 /// Settings that outlive one search (the engine options).
 #[derive(Clone, Debug)]
 pub struct Config {
+    /// `None`: the variant's default ([`SearchKind::default_for`]).
+    pub search: Option<SearchKind>,
     pub threads: usize,
     pub multipv: usize,
     pub move_overhead: Duration,
@@ -57,6 +93,7 @@ pub struct Config {
 impl Default for Config {
     fn default() -> Self {
         Config {
+            search: None,
             threads: 1,
             multipv: 1,
             move_overhead: Duration::from_millis(DEFAULT_MOVE_OVERHEAD_MS),
@@ -86,6 +123,11 @@ pub struct Shared {
     /// Milliseconds after the start at which `ponderhit` came.
     ponderhit_ms: AtomicU64,
     nodes: AtomicU64,
+    /// The `Hash` option, MB: the MCTS tree's memory budget.
+    pub hash_mb: usize,
+    /// The MCTS tree kept between the searches of one game (type-erased:
+    /// one tree type per game).
+    mcts_tree: std::sync::Mutex<Option<Box<dyn std::any::Any + Send>>>,
 }
 
 impl Shared {
@@ -96,7 +138,28 @@ impl Shared {
             pondering: AtomicBool::new(false),
             ponderhit_ms: AtomicU64::new(0),
             nodes: AtomicU64::new(0),
+            hash_mb,
+            mcts_tree: std::sync::Mutex::new(None),
         }
+    }
+
+    /// Forgets everything learned (`ucinewgame`, `Clear Hash`): the
+    /// transposition table and the MCTS tree.
+    pub fn clear(&self) {
+        self.tt.clear();
+        *self.mcts_tree.lock().unwrap_or_else(|e| e.into_inner()) = None;
+    }
+
+    /// Takes the stored MCTS tree out (the search owns it while running).
+    fn take_mcts_tree(&self) -> Option<Box<dyn std::any::Any + Send>> {
+        self.mcts_tree
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .take()
+    }
+
+    fn put_mcts_tree(&self, tree: Box<dyn std::any::Any + Send>) {
+        *self.mcts_tree.lock().unwrap_or_else(|e| e.into_inner()) = Some(tree);
     }
 
     /// Resets the flags for a new search with `limits`.
@@ -180,6 +243,23 @@ pub struct Outcome<M> {
 /// The caller calls [`Shared::prepare`] first, before any thread that may
 /// send `stop` or `ponderhit` can see the search.
 pub fn search<G: Game>(
+    state: &GameState<G>,
+    limits: &Limits,
+    config: &Config,
+    shared: &Shared,
+    report: &(dyn Fn(&Info) + Sync),
+) -> Outcome<G::Move> {
+    match config
+        .search
+        .unwrap_or_else(|| SearchKind::default_for(G::VARIANT))
+    {
+        SearchKind::AlphaBeta => alphabeta_search(state, limits, config, shared, report),
+        SearchKind::Mcts => mcts::search(state, limits, config, shared, report),
+    }
+}
+
+/// Lazy SMP alpha-beta (see the module documentation).
+fn alphabeta_search<G: Game>(
     state: &GameState<G>,
     limits: &Limits,
     config: &Config,

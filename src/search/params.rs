@@ -4,7 +4,8 @@
 //! margin. Setting a feature's depth limit to 0 (or its minimum depth above
 //! any reachable depth) switches the feature off.
 
-/// Search parameters for alpha-beta; all integers so they can be options.
+/// Search parameters for alpha-beta and MCTS; all integers so they can be
+/// options.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SearchParams {
     /// Half-width of the first aspiration window, centipawns.
@@ -34,6 +35,30 @@ pub struct SearchParams {
     pub futility_max_depth: i32,
     /// Quiescence skips captures whose exchange loses more than this.
     pub qsearch_see_threshold: i32,
+
+    // ---- Monte Carlo tree search (`Search` = `mcts`, src/search/mcts.rs).
+    /// PUCT exploration constant, hundredths (values are in [-1, 1]).
+    pub mcts_cpuct_x100: i32,
+    /// First-play urgency: an unvisited move is valued at the parent's Q
+    /// minus this, hundredths.
+    pub mcts_fpu_x100: i32,
+    /// Leaf value: win probability 1 / (1 + exp(-cp / scale)), centipawns.
+    pub mcts_value_scale: i32,
+    /// Softmax temperature of the priors, hundredths of a logit unit.
+    pub mcts_prior_temp_x100: i32,
+    /// Prior logit bonus of a tactical move that does not lose material,
+    /// hundredths.
+    pub mcts_prior_tactical_x100: i32,
+    /// Weight of the one-ply static evaluation in the prior logits,
+    /// hundredths per pawn (0: no child evaluations).
+    pub mcts_prior_eval_x100: i32,
+    /// Prior logit bonus of a checking move, hundredths.
+    pub mcts_prior_check_x100: i32,
+    /// Losses added per pending visit of an edge (virtual loss).
+    pub mcts_virtual_loss: i32,
+    /// Leaf values from a quiescence search of at most this many nodes
+    /// (0: the static evaluation alone).
+    pub mcts_qsearch_nodes: i32,
 }
 
 pub const DEFAULT_PARAMS: SearchParams = SearchParams {
@@ -54,6 +79,15 @@ pub const DEFAULT_PARAMS: SearchParams = SearchParams {
     futility_margin: 90,
     futility_max_depth: 6,
     qsearch_see_threshold: 0,
+    mcts_cpuct_x100: 200,
+    mcts_fpu_x100: 30,
+    mcts_value_scale: 200,
+    mcts_prior_temp_x100: 100,
+    mcts_prior_tactical_x100: 150,
+    mcts_prior_eval_x100: 100,
+    mcts_prior_check_x100: 200,
+    mcts_virtual_loss: 1,
+    mcts_qsearch_nodes: 0,
 };
 
 impl Default for SearchParams {
@@ -102,6 +136,15 @@ specs! {
     futility_margin: 0, 2000;
     futility_max_depth: 0, 200;
     qsearch_see_threshold: -2000, 2000;
+    mcts_cpuct_x100: 1, 2000;
+    mcts_fpu_x100: -200, 200;
+    mcts_value_scale: 10, 5000;
+    mcts_prior_temp_x100: 1, 10000;
+    mcts_prior_tactical_x100: -1000, 1000;
+    mcts_prior_eval_x100: 0, 1000;
+    mcts_prior_check_x100: -1000, 1000;
+    mcts_virtual_loss: 0, 100;
+    mcts_qsearch_nodes: 0, 10000;
 }
 
 impl SearchParams {

@@ -258,7 +258,15 @@ impl Internal {
                     config.threads = number()?.clamp(1, crate::search::MAX_THREADS as u64) as usize
                 }
                 "move overhead" => config.move_overhead = Duration::from_millis(number()?),
-                "search" if value == "alphabeta" => {}
+                "multipv" => config.multipv = number()?.clamp(1, 64) as usize,
+                "search" => match crate::search::SearchKind::parse(value) {
+                    Some(k) => config.search = Some(k),
+                    None => {
+                        return Err(Failure::Setup(format!(
+                            "option Search: '{value}' is not alphabeta or mcts"
+                        )));
+                    }
+                },
                 _ => match config.params.set(name, value) {
                     Ok(true) => {}
                     Ok(false) => {

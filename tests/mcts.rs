@@ -1,0 +1,395 @@
+//! The MCTS search (`setoption name Search value mcts`) through the
+//! protocol, against the real binary: mates with `score mate`, legal moves
+//! in every variant under every `go` limit, prompt `stop`, reproducible
+//! node-limited searches, and a bounded tree under `go infinite`.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::sync::{Mutex, MutexGuard};
+use std::time::{Duration, Instant};
+
+const VARIANTS: [&str; 6] = [
+    "nimrod",
+    "nimrod-corner",
+    "dragon-nimrod",
+    "dragon-nimrod-corner",
+    "vyremorn",
+    "nemoroth",
+];
+const SLOW: Duration = Duration::from_secs(60);
+
+/// Timing tests run one at a time.
+static TIMING: Mutex<()> = Mutex::new(());
+
+fn timing() -> MutexGuard<'static, ()> {
+    TIMING.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+struct Engine {
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<(Instant, String)>,
+    log: Vec<String>,
+}
+
+impl Engine {
+    /// A started engine with MCTS selected and `variant` chosen.
+    fn mcts(variant: &str, options: &[(&str, &str)]) -> Engine {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_ghast"))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("spawn ghast");
+        let stdin = child.stdin.take().unwrap();
+        let stdout = child.stdout.take().unwrap();
+        let (tx, lines) = channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if tx.send((Instant::now(), line)).is_err() {
+                    break;
+                }
+            }
+        });
+        let mut e = Engine {
+            child,
+            stdin,
+            lines,
+            log: Vec::new(),
+        };
+        e.send(&format!("setoption name UCI_Variant value {variant}"));
+        e.send("setoption name Search value mcts");
+        for (name, value) in options {
+            e.send(&format!("setoption name {name} value {value}"));
+        }
+        e.isready();
+        assert!(
+            !e.log.iter().any(|l| l.contains("error")),
+            "{}",
+            e.log.join("\n")
+        );
+        e
+    }
+
+    fn send(&mut self, line: &str) -> Instant {
+        writeln!(self.stdin, "{line}").unwrap();
+        self.stdin.flush().unwrap();
+        self.log.push(format!("> {line}"));
+        Instant::now()
+    }
+
+    fn tail(&self) -> String {
+        let from = self.log.len().saturating_sub(30);
+        self.log[from..].join("\n")
+    }
+
+    fn until(&mut self, timeout: Duration, done: impl Fn(&str) -> bool) -> (Vec<String>, Instant) {
+        let deadline = Instant::now() + timeout;
+        let mut out = Vec::new();
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.lines.recv_timeout(left) {
+                Ok((at, line)) => {
+                    self.log.push(format!("< {line}"));
+                    let stop = done(&line);
+                    out.push(line);
+                    if stop {
+                        return (out, at);
+                    }
+                }
+                Err(RecvTimeoutError::Timeout) => {
+                    panic!("no reply within {timeout:?}:\n{}", self.tail())
+                }
+                Err(RecvTimeoutError::Disconnected) => panic!("ghast exited:\n{}", self.tail()),
+            }
+        }
+    }
+
+    fn isready(&mut self) {
+        self.send("isready");
+        self.until(SLOW, |l| l == "readyok");
+    }
+
+    fn legal_moves(&mut self) -> Vec<String> {
+        self.send("go perft 1");
+        let (lines, _) = self.until(SLOW, |l| l.starts_with("Nodes searched"));
+        lines
+            .iter()
+            .filter_map(|l| l.split_once(": ").map(|(m, _)| m.to_string()))
+            .filter(|m| !m.starts_with("Nodes"))
+            .collect()
+    }
+
+    /// `go ...` until `bestmove`: the lines and the best move.
+    fn go(&mut self, go: &str, timeout: Duration) -> (Vec<String>, String) {
+        self.send(go);
+        let (lines, _) = self.until(timeout, |l| l.starts_with("bestmove"));
+        let best = lines
+            .last()
+            .unwrap()
+            .split_whitespace()
+            .nth(1)
+            .unwrap()
+            .to_string();
+        (lines, best)
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        let _ = writeln!(self.stdin, "quit");
+        let _ = self.stdin.flush();
+        let deadline = Instant::now() + Duration::from_secs(5);
+        while Instant::now() < deadline {
+            if let Ok(Some(_)) = self.child.try_wait() {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn field<'a>(line: &'a str, key: &str) -> Option<&'a str> {
+    let mut words = line.split_whitespace();
+    words.find(|&w| w == key)?;
+    words.next()
+}
+
+fn last_info(lines: &[String]) -> &String {
+    lines
+        .iter()
+        .rfind(|l| l.starts_with("info ") && l.contains(" score "))
+        .expect("an info line with a score")
+}
+
+/// Sane info lines: depth <= seldepth, nodes and nps present, a PV that
+/// starts with the reported best move (for the last line).
+fn check_infos(lines: &[String], best: &str, context: &str) {
+    for l in lines.iter().filter(|l| l.contains(" score ")) {
+        let depth: u32 = field(l, "depth").unwrap().parse().unwrap();
+        let seldepth: u32 = field(l, "seldepth").unwrap().parse().unwrap();
+        assert!(depth >= 1 && depth <= seldepth, "{context}: {l}");
+        let hashfull: u32 = field(l, "hashfull").unwrap().parse().unwrap();
+        assert!(hashfull <= 1000, "{context}: {l}");
+        assert!(field(l, "nps").is_some() && field(l, "nodes").is_some());
+        assert!(l.contains(" pv "), "{context}: {l}");
+    }
+    let last = last_info(lines);
+    assert_eq!(
+        last.split(" pv ").nth(1).unwrap().split_whitespace().next(),
+        Some(best),
+        "{context}: {last}"
+    );
+}
+
+/// (variant, FEN, best move, mate in N) from positions/tactics.txt.
+fn mates(max: u32) -> Vec<(String, String, String, u32)> {
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/positions/tactics.txt"
+    ))
+    .unwrap();
+    let mut out = Vec::new();
+    for line in text.lines() {
+        if line.starts_with('#') || line.trim().is_empty() {
+            continue;
+        }
+        let fields: Vec<&str> = line.split(';').map(str::trim).collect();
+        let Some(n) = fields
+            .iter()
+            .find_map(|f| f.strip_prefix("mate "))
+            .and_then(|n| n.parse::<u32>().ok())
+        else {
+            continue;
+        };
+        if n > max {
+            continue;
+        }
+        let bm = fields[2].strip_prefix("bm ").unwrap().to_string();
+        out.push((fields[0].to_string(), fields[1].to_string(), bm, n));
+    }
+    out
+}
+
+/// Plays `go nodes N` on a mate entry: Ok(mate distance) if the move is
+/// the suite's and the score is `mate M` with M <= N.
+fn solve(variant: &str, fen: &str, bm: &str, n: u32) -> Result<i32, String> {
+    let mut e = Engine::mcts(variant, &[("Hash", "64")]);
+    e.send(&format!("position fen {fen}"));
+    let (lines, best) = e.go("go nodes 100000", SLOW);
+    let last = last_info(&lines).clone();
+    let mate: Option<i32> = last
+        .split(" score mate ")
+        .nth(1)
+        .and_then(|r| r.split_whitespace().next())
+        .and_then(|m| m.parse().ok());
+    match mate {
+        Some(m) if m > 0 && m <= n as i32 && bm.split_whitespace().any(|b| b == best) => Ok(m),
+        _ => Err(format!(
+            "{variant} {fen}: played {best} (expected {bm}, mate {n}): {last}"
+        )),
+    }
+}
+
+#[test]
+fn finds_mates_in_one_with_score_mate_1() {
+    for (variant, fen, bm, n) in mates(1) {
+        assert_eq!(solve(&variant, &fen, &bm, n), Ok(1));
+    }
+}
+
+#[test]
+fn finds_mates_in_two_in_nimrod() {
+    // Every mate in two of the suite's `nimrod` entries, with the exact
+    // distance (protocol: `score mate 2`).
+    let suite: Vec<_> = mates(2)
+        .into_iter()
+        .filter(|(v, _, _, n)| v == "nimrod" && *n == 2)
+        .collect();
+    assert_eq!(suite.len(), 3);
+    for (variant, fen, bm, n) in suite {
+        assert_eq!(solve(&variant, &fen, &bm, n), Ok(2));
+    }
+}
+
+#[test]
+fn mates_in_two_in_the_other_nimrod_variants() {
+    // Reported, not all required: a longer mate proven first can keep the
+    // search from the shortest one within the node budget (README, MCTS).
+    let mut solved = 0;
+    let mut failures = Vec::new();
+    let suite: Vec<_> = mates(2)
+        .into_iter()
+        .filter(|(v, _, _, n)| v != "nimrod" && *n == 2)
+        .collect();
+    for (variant, fen, bm, n) in &suite {
+        match solve(variant, fen, bm, *n) {
+            Ok(_) => solved += 1,
+            Err(e) => failures.push(e),
+        }
+    }
+    eprintln!(
+        "mates in two solved: {solved}/{}\n{}",
+        suite.len(),
+        failures.join("\n")
+    );
+    assert!(solved * 3 >= suite.len() * 2, "{failures:#?}");
+}
+
+#[test]
+fn node_limited_search_is_reproducible() {
+    for v in VARIANTS {
+        let mut e = Engine::mcts(v, &[]);
+        let mut results = Vec::new();
+        for _ in 0..2 {
+            e.send("ucinewgame");
+            e.send("position startpos");
+            let (lines, best) = e.go("go nodes 3000", SLOW);
+            let last = last_info(&lines).clone();
+            let nodes = field(&last, "nodes").unwrap().to_string();
+            assert_eq!(nodes, "3000", "{v}: {last}");
+            let pv = last.split(" pv ").nth(1).unwrap().to_string();
+            results.push((best, nodes, pv));
+        }
+        assert_eq!(results[0], results[1], "{v}: two runs differ");
+    }
+}
+
+#[test]
+fn every_variant_plays_legal_moves_under_every_limit() {
+    let _t = timing();
+    for v in VARIANTS {
+        for threads in ["1", "2"] {
+            let mut e = Engine::mcts(v, &[("Threads", threads)]);
+            let mut moves: Vec<String> = Vec::new();
+            let limits = [
+                "go nodes 300",
+                "go depth 3",
+                "go movetime 150",
+                "go wtime 2000 btime 2000 winc 20 binc 20",
+                "go wtime 500 btime 500 movestogo 3",
+                "go mate 2 movetime 100",
+            ];
+            for go in limits {
+                let position = if moves.is_empty() {
+                    "position startpos".to_string()
+                } else {
+                    format!("position startpos moves {}", moves.join(" "))
+                };
+                e.send(&position);
+                let legal = e.legal_moves();
+                let started = Instant::now();
+                let (lines, best) = e.go(go, Duration::from_secs(30));
+                let took = started.elapsed();
+                let context = format!("{v} threads {threads} '{go}'");
+                assert!(legal.contains(&best), "{context}: {best} not in {legal:?}");
+                check_infos(&lines, &best, &context);
+                if go.contains("movetime") {
+                    assert!(
+                        took < Duration::from_millis(150 + 250),
+                        "{context}: {took:?}"
+                    );
+                }
+                if go.contains("wtime") {
+                    assert!(took < Duration::from_millis(500), "{context}: {took:?}");
+                }
+                moves.push(best);
+            }
+        }
+    }
+}
+
+#[test]
+fn infinite_and_ponder_stop_promptly() {
+    let _t = timing();
+    for v in VARIANTS {
+        let mut e = Engine::mcts(v, &[("Threads", "2")]);
+        e.send("position startpos");
+        let legal = e.legal_moves();
+        e.send("go infinite");
+        std::thread::sleep(Duration::from_millis(300));
+        e.send("isready");
+        e.until(Duration::from_millis(200), |l| l == "readyok");
+        let sent = e.send("stop");
+        let (lines, at) = e.until(Duration::from_secs(5), |l| l.starts_with("bestmove"));
+        let took = at.saturating_duration_since(sent);
+        // 50 ms promised; slack for a loaded machine.
+        assert!(took < Duration::from_millis(150), "{v}: stop took {took:?}");
+        let best = lines.last().unwrap().split_whitespace().nth(1).unwrap();
+        assert!(legal.iter().any(|m| m == best), "{v}: {best}");
+
+        // Ponder: no bestmove before ponderhit, then one within the budget.
+        e.send("go ponder wtime 1000 btime 1000");
+        std::thread::sleep(Duration::from_millis(300));
+        e.send("isready");
+        let (lines, _) = e.until(Duration::from_millis(200), |l| l == "readyok");
+        assert!(!lines.iter().any(|l| l.starts_with("bestmove")), "{v}");
+        e.send("ponderhit");
+        let (lines, _) = e.until(Duration::from_millis(600), |l| l.starts_with("bestmove"));
+        let best = lines.last().unwrap().split_whitespace().nth(1).unwrap();
+        assert!(legal.iter().any(|m| m == best), "{v}: {best}");
+    }
+}
+
+#[test]
+fn long_infinite_search_stays_within_a_tiny_hash() {
+    let _t = timing();
+    let mut e = Engine::mcts("nimrod", &[("Hash", "1")]);
+    e.send("position startpos");
+    e.send("go infinite");
+    std::thread::sleep(Duration::from_millis(2500));
+    e.send("stop");
+    let (lines, _) = e.until(Duration::from_secs(5), |l| l.starts_with("bestmove"));
+    let infos: Vec<&String> = lines.iter().filter(|l| l.contains(" score ")).collect();
+    let last = infos.last().unwrap();
+    let hashfull: u32 = field(last, "hashfull").unwrap().parse().unwrap();
+    assert!(hashfull <= 1000, "{last}");
+    // Full long before the end, and the search went on visiting.
+    assert!(hashfull >= 990, "{last}");
+    let nodes: u64 = field(last, "nodes").unwrap().parse().unwrap();
+    assert!(nodes > 5_000, "{last}");
+}
