@@ -15,10 +15,13 @@ impl<F: Flavor> Position<F> {
         if kind == KING {
             return 20_000;
         }
-        // TEMPORARY until the evaluator lands.
-        [
-            100, 320, 300, 300, 500, 500, 950, 0, 450, 450, 450, 650, 650,
-        ][kind]
+        let p = super::eval::default_params();
+        let table = if F::CORNER {
+            &p.material_corner
+        } else {
+            &p.material
+        };
+        table[kind][0]
     }
 
     /// Most valuable victim first, then least valuable attacker.
