@@ -13,7 +13,9 @@ use crate::search::{
     Config, DEFAULT_HASH_MB, DEFAULT_MOVE_OVERHEAD_MS, Info, Limits, MAX_HASH_MB, MAX_MULTIPV,
     MAX_THREADS, SEARCH_STACK_BYTES, Shared,
 };
-use crate::variants::{self, DEFAULT_VARIANT, SearchReply, Session, VARIANTS};
+use crate::variants::{
+    self, DEFAULT_VARIANT, SearchReply, Session, VARIANTS, is_default_eval_file,
+};
 use std::io::{BufRead, Write};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
@@ -76,6 +78,8 @@ pub struct Uci<W: Write + Send + 'static> {
     hash_mb: usize,
     search_kind: &'static str,
     ponder_option: bool,
+    /// The `EvalFile` path in force (`None`: compiled-in weights).
+    eval_file: Option<String>,
     shared: Arc<Shared>,
     running: Option<RunningSearch>,
 }
@@ -90,6 +94,7 @@ impl<W: Write + Send + 'static> Uci<W> {
             hash_mb: DEFAULT_HASH_MB,
             search_kind: SEARCH_KINDS[0],
             ponder_option: false,
+            eval_file: None,
             shared: Arc::new(Shared::new(DEFAULT_HASH_MB)),
             running: None,
         }
@@ -210,6 +215,7 @@ impl<W: Write + Send + 'static> Uci<W> {
             "option name Move Overhead type spin default {DEFAULT_MOVE_OVERHEAD_MS} min 0 max {MAX_MOVE_OVERHEAD_MS}"
         ));
         self.say("option name Ponder type check default false");
+        self.say("option name EvalFile type string default <default>");
         let kinds: String = SEARCH_KINDS.iter().map(|k| format!(" var {k}")).collect();
         self.say(&format!(
             "option name Search type combo default {}{kinds}",
@@ -265,7 +271,21 @@ impl<W: Write + Send + 'static> Uci<W> {
                         self.session.ranks(),
                         self.session.start_fen()
                     ));
-                    Ok(())
+                    // A loaded params file must fit the new variant too.
+                    self.config.eval = None;
+                    match self.eval_file.take() {
+                        Some(path) => {
+                            match variants::load_eval_file(self.session.as_ref(), &path) {
+                                Ok(set) => {
+                                    self.config.eval = Some(set);
+                                    self.eval_file = Some(path);
+                                    Ok(())
+                                }
+                                Err(e) => Err(format!("EvalFile: {e}; using the built-in weights")),
+                            }
+                        }
+                        None => Ok(()),
+                    }
                 }
                 Err(e) => Err(format!("setoption UCI_Variant: {e}")),
             },
@@ -284,6 +304,25 @@ impl<W: Write + Send + 'static> Uci<W> {
                 }
                 _ => Err(format!("setoption Ponder: '{value}' is not true or false")),
             },
+            "evalfile" => {
+                if is_default_eval_file(&value) {
+                    self.config.eval = None;
+                    self.eval_file = None;
+                    Ok(())
+                } else {
+                    // On error the previous weights stay in force.
+                    variants::load_eval_file(self.session.as_ref(), &value)
+                        .map(|set| {
+                            self.config.eval = Some(set);
+                            self.eval_file = Some(value.clone());
+                            self.say(&format!(
+                                "info string EvalFile {value} loaded for {}",
+                                self.session.variant()
+                            ));
+                        })
+                        .map_err(|e| format!("setoption EvalFile: {e}"))
+                }
+            }
             "search" => match SEARCH_KINDS.iter().find(|k| k.eq_ignore_ascii_case(&value)) {
                 Some(k) => {
                     self.search_kind = k;

@@ -259,6 +259,16 @@ impl Internal {
                 }
                 "move overhead" => config.move_overhead = Duration::from_millis(number()?),
                 "search" if value == "alphabeta" => {}
+                "evalfile" => {
+                    config.eval = if variants::is_default_eval_file(value) {
+                        None
+                    } else {
+                        Some(
+                            variants::load_eval_file(session.as_ref(), value)
+                                .map_err(|e| Failure::Setup(format!("option EvalFile: {e}")))?,
+                        )
+                    }
+                }
                 _ => match config.params.set(name, value) {
                     Ok(true) => {}
                     Ok(false) => {
