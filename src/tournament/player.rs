@@ -526,6 +526,25 @@ mod tests {
     }
 
     #[test]
+    fn internal_player_eval_file() {
+        let path = std::env::temp_dir().join(format!("ghast-player-{}.params", std::process::id()));
+        let path = path.to_str().unwrap().to_string();
+        let text = crate::variants::nimrod::eval::default_params().to_text();
+        std::fs::write(&path, &text).unwrap();
+        let spec = PlayerSpec::parse(&format!("name=t option.EvalFile={path}")).unwrap();
+        assert!(start(&spec, "nimrod").is_ok());
+        std::fs::write(&path, text.replace("tempo ", "tempx ")).unwrap();
+        match start(&spec, "nimrod") {
+            Err(Failure::Setup(e)) => assert!(
+                e.contains("option EvalFile:") && e.contains("unknown parameter 'tempx'"),
+                "{e}"
+            ),
+            _ => panic!("a malformed EvalFile must be refused"),
+        }
+        let _ = std::fs::remove_file(&path);
+    }
+
+    #[test]
     fn player_specs_parse() {
         let s = PlayerSpec::parse("name=ext cmd=/bin/fsf option.Hash=64 option.Move Overhead=20 variant=nimrodcorner tc=2+0.02").unwrap();
         assert_eq!(s.name, "ext");
