@@ -233,7 +233,8 @@ pub fn tune<G: Tunable>(
             // Weights the evaluation is clearly not linear in (the second
             // difference is above rounding noise: the king-danger curve,
             // the phase total) take a tenth of the step.
-            let (mut slope, mut curve, mut hits) = (vec![0.0f64; n], vec![0.0f64; n], vec![0.0f64; n]);
+            let (mut slope, mut curve, mut hits) =
+                (vec![0.0f64; n], vec![0.0f64; n], vec![0.0f64; n]);
             for l in &lin {
                 for ((&j, &c), &q) in l.idx.iter().zip(&l.coef).zip(&l.curve) {
                     slope[j as usize] += c.abs() as f64;
@@ -415,7 +416,7 @@ pub fn run<G: Tunable>(
         .filter(|&j| a[j] != b[j])
         .map(|j| ((b[j] - a[j]).abs(), &names[j], a[j], b[j]))
         .collect();
-    changes.sort_by(|x, y| y.0.cmp(&x.0));
+    changes.sort_by_key(|c| std::cmp::Reverse(c.0));
     println!("{} weights changed; the largest:", changes.len());
     for (_, name, from, to) in changes.iter().take(15) {
         println!("  {name:<32} {from:>6} -> {to}");
