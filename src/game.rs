@@ -343,8 +343,25 @@ pub trait Game: Clone + Send + Sync + Sized + 'static {
         true
     }
 
-    /// Static evaluation in centipawns from the side to move's view.
-    fn evaluate(&self) -> i32;
+    /// The evaluator's weights (one params file, `tuning/*.params`).
+    type EvalParams: Send + Sync + 'static;
+
+    /// The compiled-in weights (`tuning/<game>.params`).
+    fn default_eval_params() -> &'static Self::EvalParams;
+
+    /// Parses a params file for this game; errors name the line.
+    fn parse_eval_params(text: &str) -> Result<Self::EvalParams, String>;
+
+    /// Static evaluation with the given weights, in centipawns from the
+    /// side to move's view. The search calls this with the weights of its
+    /// [`Config`](crate::search::Config) (the `EvalFile` option), so
+    /// nothing global is read in the hot path.
+    fn evaluate_with(&self, params: &Self::EvalParams) -> i32;
+
+    /// Static evaluation with the compiled-in weights.
+    fn evaluate(&self) -> i32 {
+        self.evaluate_with(Self::default_eval_params())
+    }
 
     /// The position with the turn passed, when a null move is a sound
     /// pruning tool here; `None` where zugzwang is common (or the game is

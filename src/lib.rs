@@ -10,7 +10,8 @@
 //!   the trait;
 //! - [`protocol`]: the UCI-dialect loop, an adapter around a
 //!   [`variants::Session`];
-//! - [`tournament`]: `ghast match`, games refereed by the rules library.
+//! - [`tournament`]: `ghast match`, games refereed by the rules library;
+//! - [`tune`]: self-play data generation and the Texel tuner.
 
 pub mod bitboard;
 pub mod game;
@@ -18,4 +19,5 @@ pub mod perft;
 pub mod protocol;
 pub mod search;
 pub mod tournament;
+pub mod tune;
 pub mod variants;

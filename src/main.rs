@@ -104,6 +104,91 @@ enum Command {
         #[arg(long)]
         out: Option<String>,
     },
+    /// Self-play games for the tuner: quiet positions with the game's
+    /// result, appended to FILE as '<fen> | <result> | <eval>' lines
+    /// (README, "Tuning"). Resumes: games already in FILE count.
+    ///
+    /// Example: ghast datagen --variant nimrod --games 2000 --nodes 5000
+    /// --threads 2 --out nimrod.data
+    Datagen {
+        #[arg(long, short, default_value = variants::DEFAULT_VARIANT)]
+        variant: String,
+        /// Games wanted in FILE (including those already there).
+        #[arg(long)]
+        games: u64,
+        /// Data file (appended to).
+        #[arg(long, value_name = "FILE")]
+        out: String,
+        /// Search depth per move.
+        #[arg(long, conflicts_with = "nodes")]
+        depth: Option<u32>,
+        /// Nodes per move (default 5000 when no depth is given).
+        #[arg(long)]
+        nodes: Option<u64>,
+        /// Games played at once (one search thread each).
+        #[arg(long, short, default_value_t = 1)]
+        threads: usize,
+        /// Random plies of each opening.
+        #[arg(long, default_value_t = 8)]
+        random_plies: u32,
+        /// Positions are kept from this many plies after the opening.
+        #[arg(long, default_value_t = 4)]
+        min_ply: u32,
+        /// A game reaching this many plies is a draw.
+        #[arg(long, default_value_t = 300)]
+        max_plies: u32,
+        /// Game i uses seed S + i.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Hash per game in MB.
+        #[arg(long, default_value_t = 8)]
+        hash: usize,
+    },
+    /// Texel tuning of the evaluator's weights on a datagen file; writes a
+    /// params file (tuning/README.md) loadable with the EvalFile option.
+    ///
+    /// Example: ghast tune --variant nimrod --data nimrod.data
+    /// --out tuning/nimrod.tuned.params --epochs 10
+    Tune {
+        #[arg(long, short, default_value = variants::DEFAULT_VARIANT)]
+        variant: String,
+        /// Data file written by 'ghast datagen'.
+        #[arg(long, value_name = "FILE")]
+        data: String,
+        /// Params file to write.
+        #[arg(long, value_name = "FILE")]
+        out: String,
+        /// Start from this params file instead of the compiled-in weights.
+        #[arg(long, value_name = "FILE")]
+        init: Option<String>,
+        /// Epochs (each: linearise, then Adam steps).
+        #[arg(long, default_value_t = 10)]
+        epochs: usize,
+        /// Adam step size in centipawns.
+        #[arg(long, default_value_t = 0.5)]
+        lr: f64,
+        /// Adam steps per epoch.
+        #[arg(long, default_value_t = 100)]
+        steps: usize,
+        /// Use this sigmoid scale (per centipawn) instead of fitting it.
+        #[arg(long)]
+        k: Option<f64>,
+        /// Use at most this many positions (spread over the file).
+        #[arg(long)]
+        max_positions: Option<usize>,
+        /// Tune only weights whose name starts with one of these prefixes
+        /// (e.g. material. tempo); all by default.
+        #[arg(long, num_args = 1..)]
+        only: Vec<String>,
+        /// Never tune weights whose name starts with one of these. By
+        /// default the measured mobility centres (collinear with material
+        /// and mobility) and the discrete or divisor weights.
+        #[arg(long, num_args = 0.., default_values = ["mobility_center", "king_danger_min_attackers", "phase_total"])]
+        freeze: Vec<String>,
+        /// Worker threads (rayon); all cores by default.
+        #[arg(long, short)]
+        threads: Option<usize>,
+    },
     /// Analyse a position: the board, then each iteration's depth, score
     /// and principal variation, then a summary.
     ///
@@ -249,6 +334,75 @@ fn main() -> ExitCode {
             seed,
             out,
         }) => openings(&variant, plies, count, max_cp, depth, seed, out.as_deref()),
+        Some(Command::Datagen {
+            variant,
+            games,
+            out,
+            depth,
+            nodes,
+            threads,
+            random_plies,
+            min_ply,
+            max_plies,
+            seed,
+            hash,
+        }) => {
+            let cfg = ghast::tune::datagen::DatagenConfig {
+                variant: variant.clone(),
+                games,
+                out,
+                nodes: if depth.is_none() {
+                    Some(nodes.unwrap_or(5000))
+                } else {
+                    None
+                },
+                depth,
+                threads: threads.max(1),
+                random_plies,
+                seed,
+                min_ply,
+                max_plies,
+                hash_mb: hash.max(1),
+            };
+            ghast::with_game!(variant.as_str(), G => ghast::tune::datagen::run::<G>(&cfg))
+                .and_then(|r| r)
+        }
+        Some(Command::Tune {
+            variant,
+            data,
+            out,
+            init,
+            epochs,
+            lr,
+            steps,
+            k,
+            max_positions,
+            only,
+            freeze,
+            threads,
+        }) => {
+            if let Some(t) = threads {
+                let _ = rayon::ThreadPoolBuilder::new()
+                    .num_threads(t.max(1))
+                    .build_global();
+            }
+            let opts = ghast::tune::texel::TuneOptions {
+                epochs,
+                lr,
+                steps,
+                k,
+                only,
+                freeze,
+            };
+            ghast::with_game!(variant.as_str(), G => ghast::tune::texel::run::<G>(
+                &data,
+                &out,
+                init.as_deref(),
+                max_positions,
+                &opts
+            ))
+            .and_then(|r| r.map(|_| ()))
+        }
         Some(Command::Analyse {
             variant,
             fen,

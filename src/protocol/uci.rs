@@ -13,7 +13,9 @@ use crate::search::{
     Config, DEFAULT_HASH_MB, DEFAULT_MOVE_OVERHEAD_MS, Info, Limits, MAX_HASH_MB, MAX_MULTIPV,
     MAX_THREADS, SEARCH_STACK_BYTES, SearchKind, Shared,
 };
-use crate::variants::{self, DEFAULT_VARIANT, SearchReply, Session, VARIANTS};
+use crate::variants::{
+    self, DEFAULT_VARIANT, SearchReply, Session, VARIANTS, is_default_eval_file,
+};
 use std::io::{BufRead, Write};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
@@ -75,6 +77,8 @@ pub struct Uci<W: Write + Send + 'static> {
     config: Config,
     hash_mb: usize,
     ponder_option: bool,
+    /// The `EvalFile` path in force (`None`: compiled-in weights).
+    eval_file: Option<String>,
     shared: Arc<Shared>,
     running: Option<RunningSearch>,
 }
@@ -88,6 +92,7 @@ impl<W: Write + Send + 'static> Uci<W> {
             config: Config::default(),
             hash_mb: DEFAULT_HASH_MB,
             ponder_option: false,
+            eval_file: None,
             shared: Arc::new(Shared::new(DEFAULT_HASH_MB)),
             running: None,
         }
@@ -208,6 +213,7 @@ impl<W: Write + Send + 'static> Uci<W> {
             "option name Move Overhead type spin default {DEFAULT_MOVE_OVERHEAD_MS} min 0 max {MAX_MOVE_OVERHEAD_MS}"
         ));
         self.say("option name Ponder type check default false");
+        self.say("option name EvalFile type string default <default>");
         let kinds: String = SEARCH_KINDS.iter().map(|k| format!(" var {k}")).collect();
         self.say(&format!(
             "option name Search type combo default {}{kinds}",
@@ -263,7 +269,21 @@ impl<W: Write + Send + 'static> Uci<W> {
                         self.session.ranks(),
                         self.session.start_fen()
                     ));
-                    Ok(())
+                    // A loaded params file must fit the new variant too.
+                    self.config.eval = None;
+                    match self.eval_file.take() {
+                        Some(path) => {
+                            match variants::load_eval_file(self.session.as_ref(), &path) {
+                                Ok(set) => {
+                                    self.config.eval = Some(set);
+                                    self.eval_file = Some(path);
+                                    Ok(())
+                                }
+                                Err(e) => Err(format!("EvalFile: {e}; using the built-in weights")),
+                            }
+                        }
+                        None => Ok(()),
+                    }
                 }
                 Err(e) => Err(format!("setoption UCI_Variant: {e}")),
             },
@@ -282,6 +302,25 @@ impl<W: Write + Send + 'static> Uci<W> {
                 }
                 _ => Err(format!("setoption Ponder: '{value}' is not true or false")),
             },
+            "evalfile" => {
+                if is_default_eval_file(&value) {
+                    self.config.eval = None;
+                    self.eval_file = None;
+                    Ok(())
+                } else {
+                    // On error the previous weights stay in force.
+                    variants::load_eval_file(self.session.as_ref(), &value)
+                        .map(|set| {
+                            self.config.eval = Some(set);
+                            self.eval_file = Some(value.clone());
+                            self.say(&format!(
+                                "info string EvalFile {value} loaded for {}",
+                                self.session.variant()
+                            ));
+                        })
+                        .map_err(|e| format!("setoption EvalFile: {e}"))
+                }
+            }
             "search" => match SearchKind::parse(&value) {
                 Some(k) => {
                     self.config.search = Some(k);
@@ -465,10 +504,101 @@ mod tests {
         for v in VARIANTS {
             assert!(out.contains(&format!("var {v}")), "{v} missing in {out}");
         }
-        for o in ["Hash", "Threads", "MultiPV", "Move Overhead", "Search"] {
+        for o in [
+            "Hash",
+            "Threads",
+            "MultiPV",
+            "Move Overhead",
+            "Search",
+            "EvalFile",
+        ] {
             assert!(out.contains(&format!("option name {o} type")), "{o}: {out}");
         }
         assert!(out.trim_end().ends_with("uciok"));
+    }
+
+    /// `EvalFile` loads a params file for the current variant; a malformed
+    /// file is refused with the parser's line-numbered message and the
+    /// weights in force stay.
+    #[test]
+    fn eval_file_loads_and_refuses_malformed_files() {
+        let dir = std::env::temp_dir();
+        let id = std::process::id();
+        let good = dir.join(format!("ghast-evalfile-good-{id}.params"));
+        let bad = dir.join(format!("ghast-evalfile-bad-{id}.params"));
+        let text = crate::variants::nimrod::eval::default_params().to_text();
+        let tempo: String = text
+            .lines()
+            .map(|l| {
+                if l.starts_with("tempo ") {
+                    "tempo = 3000 3000".to_string()
+                } else {
+                    l.to_string()
+                }
+            })
+            .collect::<Vec<_>>()
+            .join("\n");
+        std::fs::write(&good, &tempo).unwrap();
+        let knight_line = text
+            .lines()
+            .position(|l| l.starts_with("material.knight "))
+            .unwrap()
+            + 1;
+        let broken = text.replace(
+            "material.knight               = 320 320",
+            "material.knight = 320",
+        );
+        assert_ne!(broken, text);
+        std::fs::write(&bad, broken).unwrap();
+        let (good, bad) = (good.to_str().unwrap(), bad.to_str().unwrap());
+        let score = |out: &str| -> i32 {
+            let line = out.lines().rfind(|l| l.contains(" score cp ")).unwrap();
+            let w: Vec<&str> = line.split_whitespace().collect();
+            let i = w.iter().position(|&t| t == "cp").unwrap();
+            w[i + 1].parse().unwrap()
+        };
+        let plain = run(&["position startpos", "go depth 1"]);
+        let loaded = run(&[
+            &format!("setoption name EvalFile value {good}"),
+            "position startpos",
+            "go depth 1",
+        ]);
+        assert!(loaded.contains(&format!("info string EvalFile {good} loaded for nimrod")));
+        // After White's move Black has the (huge) tempo.
+        assert!(score(&loaded) < score(&plain) - 1000, "{plain}\n{loaded}");
+        let out = run(&[
+            &format!("setoption name EvalFile value {good}"),
+            &format!("setoption name EvalFile value {bad}"),
+            "setoption name EvalFile value /nonexistent/x.params",
+            "position startpos",
+            "go depth 1",
+        ]);
+        assert!(
+            out.contains(&format!(
+                "info string error: setoption EvalFile: '{bad}' is not a nimrod params file: line {knight_line}: 'material.knight' needs 2 values (midgame endgame), found 1"
+            )),
+            "{out}"
+        );
+        assert!(out.contains(
+            "info string error: setoption EvalFile: cannot read '/nonexistent/x.params'"
+        ));
+        assert_eq!(score(&out), score(&loaded), "the good file stays in force");
+        // Another variant refuses a Nimrod file and falls back to its own
+        // weights; <default> restores the built-in set.
+        let out = run(&[
+            &format!("setoption name EvalFile value {good}"),
+            "setoption name UCI_Variant value vyremorn",
+        ]);
+        assert!(out.contains("is not a vyremorn params file: line"), "{out}");
+        let out = run(&[
+            &format!("setoption name EvalFile value {good}"),
+            "setoption name EvalFile value <default>",
+            "position startpos",
+            "go depth 1",
+        ]);
+        assert_eq!(score(&out), score(&plain));
+        let _ = std::fs::remove_file(good);
+        let _ = std::fs::remove_file(bad);
     }
 
     #[test]

@@ -35,6 +35,9 @@ pub struct Worker<'a, G: Game> {
     root: &'a GameState<G>,
     limits: &'a Limits,
     params: &'a SearchParams,
+    /// The evaluator's weights: the `EvalFile` set of the config when it
+    /// is one for this game, else the compiled-in set.
+    eval: &'a G::EvalParams,
     config: &'a Config,
     shared: &'a Shared,
     start: Instant,
@@ -114,10 +117,16 @@ impl<'a, G: Game> Worker<'a, G> {
                 row
             })
             .collect();
+        let eval = config
+            .eval
+            .as_ref()
+            .and_then(|e| e.downcast_ref::<G::EvalParams>())
+            .unwrap_or_else(|| G::default_eval_params());
         Worker {
             root,
             limits,
             params,
+            eval,
             config,
             shared,
             start,
@@ -484,7 +493,7 @@ impl<'a, G: Game> Worker<'a, G> {
             return alpha;
         }
         if ply >= MAX_PLY - 1 {
-            return pos.evaluate();
+            return pos.evaluate_with(self.eval);
         }
 
         let key = pos.hash();
@@ -515,7 +524,11 @@ impl<'a, G: Game> Worker<'a, G> {
             };
         }
 
-        let eval = if in_check { -INFINITY } else { pos.evaluate() };
+        let eval = if in_check {
+            -INFINITY
+        } else {
+            pos.evaluate_with(self.eval)
+        };
         self.eval_stack[ply] = eval;
         let improving = !in_check && ply >= 2 && eval > self.eval_stack[ply - 2];
         let p = self.params;
@@ -703,7 +716,7 @@ impl<'a, G: Game> Worker<'a, G> {
         self.seldepth = self.seldepth.max(ply);
 
         if ply >= MAX_PLY - 1 {
-            return pos.evaluate();
+            return pos.evaluate_with(self.eval);
         }
         // In check every evasion is tried (and mate is seen); otherwise only
         // tactical moves, and stalemates are left to the main search.
@@ -721,7 +734,11 @@ impl<'a, G: Game> Worker<'a, G> {
         } else {
             pos.tactical_moves(&self.history, &mut moves);
         }
-        let mut best = if in_check { -INFINITY } else { pos.evaluate() };
+        let mut best = if in_check {
+            -INFINITY
+        } else {
+            pos.evaluate_with(self.eval)
+        };
         if best >= beta {
             return best;
         }

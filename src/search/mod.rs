@@ -88,7 +88,14 @@ pub struct Config {
     pub multipv: usize,
     pub move_overhead: Duration,
     pub params: SearchParams,
+    /// Evaluation weights loaded at run time (`EvalFile`): a
+    /// `G::EvalParams` of the game being searched. `None`, or a set of
+    /// another game's type, means the compiled-in weights.
+    pub eval: Option<EvalSet>,
 }
+
+/// A type-erased parameter set of one game's evaluator.
+pub type EvalSet = std::sync::Arc<dyn std::any::Any + Send + Sync>;
 
 impl Default for Config {
     fn default() -> Self {
@@ -98,6 +105,7 @@ impl Default for Config {
             multipv: 1,
             move_overhead: Duration::from_millis(DEFAULT_MOVE_OVERHEAD_MS),
             params: DEFAULT_PARAMS,
+            eval: None,
         }
     }
 }

@@ -267,6 +267,16 @@ impl Internal {
                         )));
                     }
                 },
+                "evalfile" => {
+                    config.eval = if variants::is_default_eval_file(value) {
+                        None
+                    } else {
+                        Some(
+                            variants::load_eval_file(session.as_ref(), value)
+                                .map_err(|e| Failure::Setup(format!("option EvalFile: {e}")))?,
+                        )
+                    }
+                }
                 _ => match config.params.set(name, value) {
                     Ok(true) => {}
                     Ok(false) => {
@@ -521,6 +531,25 @@ mod tests {
             assert!(Limit::parse(bad).is_err(), "{bad}");
         }
         assert_eq!(Limit::parse("1+0.01").unwrap().to_string(), "1+0.01");
+    }
+
+    #[test]
+    fn internal_player_eval_file() {
+        let path = std::env::temp_dir().join(format!("ghast-player-{}.params", std::process::id()));
+        let path = path.to_str().unwrap().to_string();
+        let text = crate::variants::nimrod::eval::default_params().to_text();
+        std::fs::write(&path, &text).unwrap();
+        let spec = PlayerSpec::parse(&format!("name=t option.EvalFile={path}")).unwrap();
+        assert!(start(&spec, "nimrod").is_ok());
+        std::fs::write(&path, text.replace("tempo ", "tempx ")).unwrap();
+        match start(&spec, "nimrod") {
+            Err(Failure::Setup(e)) => assert!(
+                e.contains("option EvalFile:") && e.contains("unknown parameter 'tempx'"),
+                "{e}"
+            ),
+            _ => panic!("a malformed EvalFile must be refused"),
+        }
+        let _ = std::fs::remove_file(&path);
     }
 
     #[test]

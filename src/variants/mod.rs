@@ -65,6 +65,9 @@ pub trait Session: Send + Sync {
         shared: &Shared,
         report: &(dyn Fn(&Info) + Sync),
     ) -> SearchReply;
+    /// Parses a params file for this variant's evaluator (the `EvalFile`
+    /// option), ready for [`Config::eval`]; errors name the line.
+    fn parse_eval_params(&self, text: &str) -> Result<search::EvalSet, String>;
     /// Perft divide of the current position.
     fn divide(
         &self,
@@ -141,6 +144,9 @@ impl<G: Game> Session for GameState<G> {
     fn display(&self) -> String {
         self.position.display()
     }
+    fn parse_eval_params(&self, text: &str) -> Result<search::EvalSet, String> {
+        Ok(std::sync::Arc::new(G::parse_eval_params(text)?))
+    }
     fn divide(
         &self,
         depth: u32,
@@ -153,6 +159,22 @@ impl<G: Game> Session for GameState<G> {
 
 fn session<G: Game>() -> Box<dyn Session> {
     Box::new(GameState::new(G::startpos()))
+}
+
+/// `EvalFile` values that mean the compiled-in weights.
+pub fn is_default_eval_file(value: &str) -> bool {
+    let v = value.trim();
+    v.is_empty() || v == "<default>" || v.eq_ignore_ascii_case("default")
+}
+
+/// Reads and parses the params file `path` for `session`'s variant (the
+/// `EvalFile` option). The error names the file, and the line for a
+/// malformed file.
+pub fn load_eval_file(session: &dyn Session, path: &str) -> Result<search::EvalSet, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read '{path}': {e}"))?;
+    session
+        .parse_eval_params(&text)
+        .map_err(|e| format!("'{path}' is not a {} params file: {e}", session.variant()))
 }
 
 /// A new game of the named variant at its start position.

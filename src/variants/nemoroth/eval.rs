@@ -184,6 +184,32 @@ impl EvalParams {
         Ok(p)
     }
 
+    /// The tuner's view: every weight in file order, by name.
+    pub fn flat_names(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        self.clone().visit(&mut |_, name, _| out.push(name));
+        out
+    }
+
+    /// Every weight in the order of [`EvalParams::flat_names`].
+    pub fn to_flat(&self) -> Vec<i32> {
+        let mut out = Vec::new();
+        self.clone().visit(&mut |_, _, v| out.push(*v));
+        out
+    }
+
+    /// A copy with the weights of `flat`, clamped to the accepted range.
+    pub fn with_flat(&self, flat: &[i32]) -> Self {
+        let mut p = self.clone();
+        let mut i = 0;
+        p.visit(&mut |_, _, v| {
+            *v = flat[i].clamp(-PARAM_LIMIT, PARAM_LIMIT);
+            i += 1;
+        });
+        assert_eq!(i, flat.len(), "flat parameter count");
+        p
+    }
+
     /// The params file text (parses back to `self`).
     pub fn to_text(&self) -> String {
         let mut out = String::from(

@@ -179,8 +179,19 @@ impl Game for Nemoroth {
         self.count(mv.to()) as i32 * 20
     }
 
-    fn evaluate(&self) -> i32 {
-        eval::evaluate(self)
+    type EvalParams = eval::EvalParams;
+
+    fn default_eval_params() -> &'static eval::EvalParams {
+        eval::default_params()
+    }
+
+    fn parse_eval_params(text: &str) -> Result<eval::EvalParams, String> {
+        eval::EvalParams::parse(text)
+    }
+
+    #[inline]
+    fn evaluate_with(&self, params: &eval::EvalParams) -> i32 {
+        eval::evaluate_with(self, params)
     }
 
     fn no_moves_loses(&self) -> bool {

@@ -228,8 +228,19 @@ impl<F: Flavor> Game for Position<F> {
         self.see(mv) >= threshold
     }
 
-    fn evaluate(&self) -> i32 {
-        eval::evaluate(self)
+    type EvalParams = eval::EvalParams;
+
+    fn default_eval_params() -> &'static eval::EvalParams {
+        eval::default_params()
+    }
+
+    fn parse_eval_params(text: &str) -> Result<eval::EvalParams, String> {
+        eval::EvalParams::parse(text)
+    }
+
+    #[inline]
+    fn evaluate_with(&self, params: &eval::EvalParams) -> i32 {
+        eval::evaluate_with(self, params)
     }
 
     fn null_move(&self) -> Option<Self> {

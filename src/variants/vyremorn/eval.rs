@@ -322,6 +322,45 @@ impl EvalParams {
         Ok(p)
     }
 
+    /// The tuner's view: every scalar weight in file order, named
+    /// `name` (one value), `name.mg`/`name.eg` (a pair) or `name[i]`.
+    pub fn flat_names(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        self.clone().visit(&mut |e| match e.values.len() {
+            1 => out.push(e.name),
+            2 => {
+                out.push(format!("{}.mg", e.name));
+                out.push(format!("{}.eg", e.name));
+            }
+            n => out.extend((0..n).map(|i| format!("{}[{i}]", e.name))),
+        });
+        out
+    }
+
+    /// Every scalar weight in the order of [`EvalParams::flat_names`].
+    pub fn to_flat(&self) -> Vec<i32> {
+        let mut out = Vec::new();
+        self.clone().visit(&mut |e| out.extend_from_slice(e.values));
+        out
+    }
+
+    /// A copy with the weights of `flat` (as [`EvalParams::to_flat`]),
+    /// clamped to what [`EvalParams::parse`] accepts.
+    pub fn with_flat(&self, flat: &[i32]) -> Self {
+        let mut p = self.clone();
+        let mut i = 0;
+        p.visit(&mut |e| {
+            for v in e.values.iter_mut() {
+                *v = flat[i].clamp(-PARAM_LIMIT, PARAM_LIMIT);
+                i += 1;
+            }
+        });
+        assert_eq!(i, flat.len(), "flat parameter count");
+        p.phase_total = p.phase_total.max(1);
+        p.king_danger_div = p.king_danger_div.max(1);
+        p
+    }
+
     /// The canonical text; `parse(&p.to_text()) == Ok(p)`.
     pub fn to_text(&self) -> String {
         let mut out = String::from(

@@ -262,8 +262,19 @@ impl Game for Position {
         eval::mvv_lva(self, mv)
     }
 
-    fn evaluate(&self) -> i32 {
-        eval::evaluate(self)
+    type EvalParams = eval::EvalParams;
+
+    fn default_eval_params() -> &'static eval::EvalParams {
+        eval::default_params()
+    }
+
+    fn parse_eval_params(text: &str) -> Result<eval::EvalParams, String> {
+        eval::EvalParams::parse(text)
+    }
+
+    #[inline]
+    fn evaluate_with(&self, params: &eval::EvalParams) -> i32 {
+        eval::evaluate_with(self, params)
     }
 
     fn null_move(&self) -> Option<Self> {
