@@ -173,9 +173,14 @@ enum Command {
         /// Use this sigmoid scale (per centipawn) instead of fitting it.
         #[arg(long)]
         k: Option<f64>,
-        /// Use at most this many positions (spread over the file).
+        /// Use at most this many training positions (spread over the file).
         #[arg(long)]
         max_positions: Option<usize>,
+        /// Percentage of the games held out: their loss is printed beside
+        /// the training loss, and the weights of the epoch with the lowest
+        /// held-out loss are written (early stopping). 0 = none.
+        #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u32).range(0..=50))]
+        validation: u32,
         /// Tune only weights whose name starts with one of these prefixes
         /// (e.g. material. tempo); all by default.
         #[arg(long, num_args = 1..)]
@@ -377,6 +382,7 @@ fn main() -> ExitCode {
             steps,
             k,
             max_positions,
+            validation,
             only,
             freeze,
             threads,
@@ -393,6 +399,7 @@ fn main() -> ExitCode {
                 k,
                 only,
                 freeze,
+                validation_percent: validation,
             };
             ghast::with_game!(variant.as_str(), G => ghast::tune::texel::run::<G>(
                 &data,

@@ -45,6 +45,10 @@ pub struct TuneOptions {
     pub only: Vec<String>,
     /// Never tune the weights whose name starts with one of these.
     pub freeze: Vec<String>,
+    /// Percentage of the games held out to measure the loss on positions the
+    /// tuner never fits (0 = none). The weights returned are those of the
+    /// epoch with the lowest held-out loss (early stopping).
+    pub validation_percent: u32,
 }
 
 impl Default for TuneOptions {
@@ -56,6 +60,7 @@ impl Default for TuneOptions {
             k: None,
             only: Vec::new(),
             freeze: Vec::new(),
+            validation_percent: 10,
         }
     }
 }
@@ -66,7 +71,13 @@ pub struct TuneReport {
     pub k: f64,
     /// Loss of the starting weights, then after each epoch.
     pub losses: Vec<f64>,
+    /// Held-out loss at the same points (empty without a validation set).
+    pub validation_losses: Vec<f64>,
+    /// The epoch whose weights were returned (0 = the starting weights).
+    pub best_epoch: usize,
     pub positions: usize,
+    /// Held-out positions.
+    pub validation_positions: usize,
     /// Weights tuned (nonzero difference somewhere, selected by `only`).
     pub tuned: usize,
     pub total: usize,
@@ -173,16 +184,36 @@ fn linearise<G: Tunable>(
         .collect()
 }
 
+/// Held-out positions and their results, never fitted.
+pub struct Validation<'a, G> {
+    pub positions: &'a [G],
+    pub results: &'a [f64],
+}
+
 /// Tunes `start` on `positions` with their results (White's view, any value
-/// in 0..=1). `log` receives the progress lines. Returns the tuned weights.
+/// in 0..=1). `log` receives the progress lines. Returns the tuned weights:
+/// those after the last epoch, or with a validation set, those of the epoch
+/// with the lowest held-out loss.
 pub fn tune<G: Tunable>(
     positions: &[G],
     results: &[f64],
+    validation: Option<Validation<'_, G>>,
     start: &G::EvalParams,
     opts: &TuneOptions,
     log: &mut dyn FnMut(&str),
 ) -> (G::EvalParams, TuneReport) {
     assert_eq!(positions.len(), results.len());
+    let validation = validation.filter(|v| !v.positions.is_empty());
+    let validation_loss = |flat: &[i32], k: f64| -> Option<f64> {
+        let v = validation.as_ref()?;
+        let at = G::params_from_flat(start, flat);
+        let evals: Vec<f64> = v
+            .positions
+            .par_iter()
+            .map(|p| p.white_eval(&at) as f64)
+            .collect();
+        Some(mse(&evals, v.results, k))
+    };
     let names = G::param_names(start);
     let n = names.len();
     let mut flat = G::params_to_flat(start);
@@ -200,13 +231,17 @@ pub fn tune<G: Tunable>(
     let mut report = TuneReport {
         k: 0.0,
         losses: Vec::new(),
+        validation_losses: Vec::new(),
+        best_epoch: 0,
         positions: positions.len(),
+        validation_positions: validation.as_ref().map_or(0, |v| v.positions.len()),
         tuned: 0,
         total: n,
     };
     let count = positions.len().max(1) as f64;
     let mut lr = opts.lr;
     let mut scale = vec![1.0f64; n];
+    let mut best: Option<(f64, Vec<i32>)> = None;
     for epoch in 0..=opts.epochs {
         let started = std::time::Instant::now();
         // The true loss of the rounded weights (the last epoch needs no
@@ -266,11 +301,22 @@ pub fn tune<G: Tunable>(
         let k = report.k;
         let loss = mse(&evals, results, k);
         report.losses.push(loss);
+        let held_out = match validation_loss(&flat, k) {
+            Some(vl) => {
+                report.validation_losses.push(vl);
+                if best.as_ref().is_none_or(|(b, _)| vl < *b) {
+                    best = Some((vl, flat.clone()));
+                    report.best_epoch = epoch;
+                }
+                format!("  held-out {vl:.6}")
+            }
+            None => String::new(),
+        };
         if epoch == 0 {
-            log(&format!("start    loss {loss:.6}"));
+            log(&format!("start    loss {loss:.6}{held_out}"));
         } else {
             log(&format!(
-                "epoch {epoch:>3} loss {loss:.6}  ({:.1} s)",
+                "epoch {epoch:>3} loss {loss:.6}{held_out}  ({:.1} s)",
                 started.elapsed().as_secs_f64()
             ));
         }
@@ -354,34 +400,80 @@ pub fn tune<G: Tunable>(
             t = 0;
         }
     }
+    if let Some((_, best_flat)) = best {
+        if report.best_epoch != opts.epochs {
+            log(&format!(
+                "held-out loss was lowest after epoch {}; keeping those weights",
+                report.best_epoch
+            ));
+        }
+        flat = best_flat;
+    } else {
+        report.best_epoch = opts.epochs;
+    }
     (G::params_from_flat(start, &flat), report)
 }
 
-/// Reads a data file into positions and results (White's view).
-pub fn load<G: Tunable>(path: &str, limit: Option<usize>) -> Result<(Vec<G>, Vec<f64>), String> {
+/// Positions and their results (White's view).
+pub struct DataSet<G> {
+    pub positions: Vec<G>,
+    pub results: Vec<f64>,
+}
+
+/// Whether game `game` (its index in the file) is held out when
+/// `percent` % of the games are: an even spread, whole games, so that no
+/// held-out position has a sibling from the same game in the training set.
+fn held_out(game: usize, percent: u32) -> bool {
+    (game as u64 * percent as u64) % 100 < percent as u64
+}
+
+/// Reads a data file into training and held-out positions
+/// (`validation_percent` of the games, split at the `# game` lines).
+/// `limit` caps the training positions, spread evenly over the file.
+pub fn load<G: Tunable>(
+    path: &str,
+    limit: Option<usize>,
+    validation_percent: u32,
+) -> Result<(DataSet<G>, DataSet<G>), String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read '{path}': {e}"))?;
-    let mut positions = Vec::new();
-    let mut results = Vec::new();
+    let mut train = DataSet {
+        positions: Vec::new(),
+        results: Vec::new(),
+    };
+    let mut valid = DataSet {
+        positions: Vec::new(),
+        results: Vec::new(),
+    };
+    let mut game = 0usize;
     for (i, line) in text.lines().enumerate() {
+        if line.starts_with("# game ") {
+            game += 1;
+            continue;
+        }
         let Some(sample) = Sample::parse(line) else {
             continue;
         };
         let sample = sample.map_err(|e| format!("{path}:{}: {e}", i + 1))?;
         let pos = G::from_fen(&sample.fen).map_err(|e| format!("{path}:{}: {e}", i + 1))?;
-        positions.push(pos);
-        results.push(sample.result);
+        let set = if held_out(game, validation_percent) {
+            &mut valid
+        } else {
+            &mut train
+        };
+        set.positions.push(pos);
+        set.results.push(sample.result);
     }
-    if let Some(limit) = limit.filter(|&l| l < positions.len()) {
+    if let Some(limit) = limit.filter(|&l| l < train.positions.len()) {
         // An even spread over the file rather than its first games.
-        let step = positions.len() as f64 / limit as f64;
+        let step = train.positions.len() as f64 / limit as f64;
         let keep: Vec<usize> = (0..limit).map(|i| (i as f64 * step) as usize).collect();
-        positions = keep.iter().map(|&i| positions[i].clone()).collect();
-        results = keep.iter().map(|&i| results[i]).collect();
+        train.positions = keep.iter().map(|&i| train.positions[i].clone()).collect();
+        train.results = keep.iter().map(|&i| train.results[i]).collect();
     }
-    if positions.is_empty() {
+    if train.positions.is_empty() {
         return Err(format!("{path}: no positions"));
     }
-    Ok((positions, results))
+    Ok((train, valid))
 }
 
 /// `ghast tune`: load, tune from the compiled-in weights (or `init`),
@@ -394,7 +486,7 @@ pub fn run<G: Tunable>(
     opts: &TuneOptions,
 ) -> Result<TuneReport, String> {
     let started = std::time::Instant::now();
-    let (positions, results) = load::<G>(data, limit)?;
+    let (train, valid) = load::<G>(data, limit, opts.validation_percent)?;
     let start = match init {
         Some(path) => {
             let text =
@@ -406,9 +498,24 @@ pub fn run<G: Tunable>(
             G::parse_eval_params(&text)?
         }
     };
-    let (tuned, report) = tune::<G>(&positions, &results, &start, opts, &mut |line| {
-        println!("{line}")
-    });
+    println!(
+        "{} training positions, {} held out ({} % of the games)",
+        train.positions.len(),
+        valid.positions.len(),
+        opts.validation_percent
+    );
+    let validation = Validation {
+        positions: &valid.positions,
+        results: &valid.results,
+    };
+    let (tuned, report) = tune::<G>(
+        &train.positions,
+        &train.results,
+        Some(validation),
+        &start,
+        opts,
+        &mut |line| println!("{line}"),
+    );
     // The largest changes, for the log.
     let names = G::param_names(&start);
     let (a, b) = (G::params_to_flat(&start), G::params_to_flat(&tuned));
@@ -421,15 +528,26 @@ pub fn run<G: Tunable>(
     for (_, name, from, to) in changes.iter().take(15) {
         println!("  {name:<32} {from:>6} -> {to}");
     }
+    let held_out = match (
+        report.validation_losses.first(),
+        report.validation_losses.get(report.best_epoch),
+    ) {
+        (Some(a), Some(b)) => format!(
+            "# held-out loss {a:.6} -> {b:.6} on {} positions ({} % of the games).\n",
+            report.validation_positions, opts.validation_percent
+        ),
+        _ => String::new(),
+    };
     let header = format!(
         "# Tuned by `ghast tune` ({} {}): {} positions from {data}, K = {:.6},\n\
-         # loss {:.6} -> {:.6} in {} epochs (lr {}, {} Adam steps per epoch).\n",
+         # loss {:.6} -> {:.6} after epoch {} of {} (lr {}, {} Adam steps per epoch).\n{held_out}",
         G::VARIANT,
         env!("CARGO_PKG_VERSION"),
         report.positions,
         report.k,
         report.losses.first().copied().unwrap_or(0.0),
-        report.losses.last().copied().unwrap_or(0.0),
+        report.losses.get(report.best_epoch).copied().unwrap_or(0.0),
+        report.best_epoch,
         opts.epochs,
         opts.lr,
         opts.steps
@@ -511,9 +629,10 @@ mod tests {
             k: Some(k_true),
             only: vec!["material.".into()],
             freeze: Vec::new(),
+            validation_percent: 0,
         };
         let mut lines = Vec::new();
-        let (tuned, report) = tune::<Nimrod>(&positions, &results, &start, &opts, &mut |l| {
+        let (tuned, report) = tune::<Nimrod>(&positions, &results, None, &start, &opts, &mut |l| {
             lines.push(l.to_string())
         });
         assert_eq!(report.losses.len(), 7, "{lines:?}");
@@ -559,11 +678,90 @@ mod tests {
             steps: 50,
             ..TuneOptions::default()
         };
-        let (_, report) = tune::<Nimrod>(&positions, &results, &start, &opts, &mut |_| {});
+        let (_, report) = tune::<Nimrod>(&positions, &results, None, &start, &opts, &mut |_| {});
         assert!(report.tuned > 50, "{report:?}");
         for w in report.losses.windows(2) {
             assert!(w[1] <= w[0] * 1.001, "{:?}", report.losses);
         }
         assert!(report.losses[3] < report.losses[0]);
+    }
+
+    /// With a held-out set, its loss is reported every epoch, falls on
+    /// data from the same weights, and the returned weights are those of
+    /// the best held-out epoch.
+    #[test]
+    fn held_out_loss_is_reported_and_selects_the_epoch() {
+        let start = Nimrod::default_eval_params().clone();
+        let names = Nimrod::param_names(&start);
+        let mut truth_flat = Nimrod::params_to_flat(&start);
+        let knight = names
+            .iter()
+            .position(|n| n == "material.knight.mg")
+            .unwrap();
+        truth_flat[knight] += 100;
+        let truth = Nimrod::params_from_flat(&start, &truth_flat);
+        let all = random_positions(3000);
+        let (train, valid) = all.split_at(2400);
+        let soft = |ps: &[Nimrod]| -> Vec<f64> {
+            ps.iter()
+                .map(|p| sigmoid(0.004 * p.white_eval(&truth) as f64))
+                .collect()
+        };
+        let (train_r, valid_r) = (soft(train), soft(valid));
+        let opts = TuneOptions {
+            epochs: 4,
+            lr: 3.0,
+            steps: 60,
+            k: Some(0.004),
+            only: vec!["material.".into()],
+            ..TuneOptions::default()
+        };
+        let validation = Validation {
+            positions: valid,
+            results: &valid_r,
+        };
+        let (tuned, report) = tune::<Nimrod>(
+            train,
+            &train_r,
+            Some(validation),
+            &start,
+            &opts,
+            &mut |_| {},
+        );
+        assert_eq!(report.validation_losses.len(), 5, "{report:?}");
+        assert_eq!(report.validation_positions, 600);
+        let best = report.validation_losses[report.best_epoch];
+        assert!(
+            report.validation_losses.iter().all(|&l| best <= l),
+            "{report:?}"
+        );
+        assert!(best < report.validation_losses[0] / 2.0, "{report:?}");
+        // The returned weights are the best epoch's: their held-out loss.
+        let evals: Vec<f64> = valid.iter().map(|p| p.white_eval(&tuned) as f64).collect();
+        assert!((mse(&evals, &valid_r, 0.004) - best).abs() < 1e-12);
+    }
+
+    /// The held-out split takes whole games, the given share of them.
+    #[test]
+    fn load_holds_out_whole_games() {
+        let positions = random_positions(40);
+        let mut text = String::from("# header\n");
+        for (g, chunk) in positions.chunks(2).enumerate() {
+            for p in chunk {
+                text += &format!("{} | 1.0 | 0\n", p.to_fen());
+            }
+            text += &format!("# game {g} 1.0 10 mate\n");
+        }
+        let path = std::env::temp_dir().join(format!("ghast-load-{}.data", std::process::id()));
+        std::fs::write(&path, text).unwrap();
+        let path = path.to_str().unwrap().to_string();
+        let (train, valid) = load::<Nimrod>(&path, None, 10).unwrap();
+        assert_eq!((train.positions.len(), valid.positions.len()), (36, 4));
+        // Games 0 and 10 (positions 0, 1, 20, 21) are held out.
+        assert_eq!(valid.positions[0].to_fen(), positions[0].to_fen());
+        assert_eq!(valid.positions[2].to_fen(), positions[20].to_fen());
+        let (train, valid) = load::<Nimrod>(&path, Some(9), 0).unwrap();
+        assert_eq!((train.positions.len(), valid.positions.len()), (9, 0));
+        std::fs::remove_file(&path).unwrap();
     }
 }
