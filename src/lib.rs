@@ -3,6 +3,8 @@
 //! Layers, from the bottom:
 //! - [`game`]: the [`game::Game`] trait every variant implements and that
 //!   everything above is generic over;
+//! - [`params_file`]: the evaluation-weights file format, shared by every
+//!   evaluator;
 //! - [`variants`]: the rules of each game, and the one place where a variant
 //!   name is turned into a concrete type ([`variants::new_session`]);
 //! - [`perft`]: move-generation counts, generic over the trait;
@@ -15,6 +17,7 @@
 
 pub mod bitboard;
 pub mod game;
+pub mod params_file;
 pub mod perft;
 pub mod protocol;
 pub mod search;

@@ -3,62 +3,17 @@
 //! in every variant under every `go` limit, prompt `stop`, reproducible
 //! node-limited searches, and a bounded tree under `go infinite`.
 
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
-use std::sync::{Mutex, MutexGuard};
+mod common;
+
+use common::{Engine, VARIANTS, field, position_command, timing};
 use std::time::{Duration, Instant};
 
-const VARIANTS: [&str; 6] = [
-    "nimrod",
-    "nimrod-corner",
-    "dragon-nimrod",
-    "dragon-nimrod-corner",
-    "vyremorn",
-    "nemoroth",
-];
 const SLOW: Duration = Duration::from_secs(60);
-
-/// Timing tests run one at a time.
-static TIMING: Mutex<()> = Mutex::new(());
-
-fn timing() -> MutexGuard<'static, ()> {
-    TIMING.lock().unwrap_or_else(|e| e.into_inner())
-}
-
-struct Engine {
-    child: Child,
-    stdin: ChildStdin,
-    lines: Receiver<(Instant, String)>,
-    log: Vec<String>,
-}
 
 impl Engine {
     /// A started engine with MCTS selected and `variant` chosen.
     fn mcts(variant: &str, options: &[(&str, &str)]) -> Engine {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_ghast"))
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .expect("spawn ghast");
-        let stdin = child.stdin.take().unwrap();
-        let stdout = child.stdout.take().unwrap();
-        let (tx, lines) = channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if tx.send((Instant::now(), line)).is_err() {
-                    break;
-                }
-            }
-        });
-        let mut e = Engine {
-            child,
-            stdin,
-            lines,
-            log: Vec::new(),
-        };
+        let mut e = Engine::start();
         e.send(&format!("setoption name UCI_Variant value {variant}"));
         e.send("setoption name Search value mcts");
         for (name, value) in options {
@@ -71,55 +26,6 @@ impl Engine {
             e.log.join("\n")
         );
         e
-    }
-
-    fn send(&mut self, line: &str) -> Instant {
-        writeln!(self.stdin, "{line}").unwrap();
-        self.stdin.flush().unwrap();
-        self.log.push(format!("> {line}"));
-        Instant::now()
-    }
-
-    fn tail(&self) -> String {
-        let from = self.log.len().saturating_sub(30);
-        self.log[from..].join("\n")
-    }
-
-    fn until(&mut self, timeout: Duration, done: impl Fn(&str) -> bool) -> (Vec<String>, Instant) {
-        let deadline = Instant::now() + timeout;
-        let mut out = Vec::new();
-        loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            match self.lines.recv_timeout(left) {
-                Ok((at, line)) => {
-                    self.log.push(format!("< {line}"));
-                    let stop = done(&line);
-                    out.push(line);
-                    if stop {
-                        return (out, at);
-                    }
-                }
-                Err(RecvTimeoutError::Timeout) => {
-                    panic!("no reply within {timeout:?}:\n{}", self.tail())
-                }
-                Err(RecvTimeoutError::Disconnected) => panic!("ghast exited:\n{}", self.tail()),
-            }
-        }
-    }
-
-    fn isready(&mut self) {
-        self.send("isready");
-        self.until(SLOW, |l| l == "readyok");
-    }
-
-    fn legal_moves(&mut self) -> Vec<String> {
-        self.send("go perft 1");
-        let (lines, _) = self.until(SLOW, |l| l.starts_with("Nodes searched"));
-        lines
-            .iter()
-            .filter_map(|l| l.split_once(": ").map(|(m, _)| m.to_string()))
-            .filter(|m| !m.starts_with("Nodes"))
-            .collect()
     }
 
     /// `go ...` until `bestmove`: the lines and the best move.
@@ -135,28 +41,6 @@ impl Engine {
             .to_string();
         (lines, best)
     }
-}
-
-impl Drop for Engine {
-    fn drop(&mut self) {
-        let _ = writeln!(self.stdin, "quit");
-        let _ = self.stdin.flush();
-        let deadline = Instant::now() + Duration::from_secs(5);
-        while Instant::now() < deadline {
-            if let Ok(Some(_)) = self.child.try_wait() {
-                return;
-            }
-            std::thread::sleep(Duration::from_millis(10));
-        }
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-fn field<'a>(line: &'a str, key: &str) -> Option<&'a str> {
-    let mut words = line.split_whitespace();
-    words.find(|&w| w == key)?;
-    words.next()
 }
 
 fn last_info(lines: &[String]) -> &String {
@@ -315,12 +199,7 @@ fn every_variant_plays_legal_moves_under_every_limit() {
                 "go mate 2 movetime 100",
             ];
             for go in limits {
-                let position = if moves.is_empty() {
-                    "position startpos".to_string()
-                } else {
-                    format!("position startpos moves {}", moves.join(" "))
-                };
-                e.send(&position);
+                e.send(&position_command(&moves));
                 let legal = e.legal_moves();
                 let started = Instant::now();
                 let (lines, best) = e.go(go, Duration::from_secs(30));

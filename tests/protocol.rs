@@ -1,20 +1,12 @@
 //! The UCI dialect (protocol.md), driven through the real binary: a script
 //! goes to stdin, and the replies on stdout are checked line by line.
 
+mod common;
+
+use common::{CORNER_START, FIDE_START, VARIANTS};
 use std::io::{Read, Write};
 use std::process::{Command, ExitStatus, Stdio};
 use std::time::{Duration, Instant};
-
-const VARIANTS: [&str; 6] = [
-    "nimrod",
-    "nimrod-corner",
-    "dragon-nimrod",
-    "dragon-nimrod-corner",
-    "vyremorn",
-    "nemoroth",
-];
-const FIDE_START: &str = "whnqkanu/pppppppp/8/8/8/8/PPPPPPPP/WHNQKANU w KQkq - 0 1";
-const CORNER_START: &str = "kynhp3/qppp4/mp6/ap5P/np4PH/p5PN/3PPPPY/2PNAMQK w - - 0 1";
 
 /// Runs the engine on `script`. With `close_stdin` the input ends after the
 /// script (EOF); otherwise stdin stays open, so the engine must leave on its

@@ -6,36 +6,21 @@
 //! Timing checks use generous margins (a loaded CI machine), but they are
 //! real assertions, and after each step the engine must still be alive.
 
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
-use std::sync::{Mutex, MutexGuard};
-use std::time::{Duration, Instant};
+mod common;
 
-const VARIANTS: [&str; 4] = [
-    "nimrod",
-    "nimrod-corner",
-    "dragon-nimrod",
-    "dragon-nimrod-corner",
-];
-const FIDE_START: &str = "whnqkanu/pppppppp/8/8/8/8/PPPPPPPP/WHNQKANU w KQkq - 0 1";
-const CORNER_START: &str = "kynhp3/qppp4/mp6/ap5P/np4PH/p5PN/3PPPPY/2PNAMQK w - - 0 1";
+use common::{
+    CORNER_START, Engine, FIDE_START, NIMROD_VARIANTS as VARIANTS, field, position_command, timing,
+};
+use std::time::Duration;
+
 /// Slack for replies that protocol.md promises "at once".
 const PROMPT: Duration = Duration::from_millis(200);
 /// Slack over a time budget (scheduling, pipes, a loaded machine).
 const TIME_SLACK: Duration = Duration::from_millis(100);
-/// Replies without a time limit (depth/nodes searches, perft 1).
+/// Replies without a time limit (depth/nodes searches).
 const SLOW_REPLY: Duration = Duration::from_secs(30);
 /// Default `Move Overhead` (protocol.md, options).
 const MOVE_OVERHEAD_MS: f64 = 10.0;
-
-/// Tests that measure time run one at a time, so that they do not compete
-/// with each other for the CPU.
-static TIMING: Mutex<()> = Mutex::new(());
-
-fn timing() -> MutexGuard<'static, ()> {
-    TIMING.lock().unwrap_or_else(|e| e.into_inner())
-}
 
 fn start_fen(variant: &str) -> &'static str {
     if variant.contains("corner") {
@@ -45,131 +30,12 @@ fn start_fen(variant: &str) -> &'static str {
     }
 }
 
-/// The engine over pipes. A reader thread stamps each stdout line with the
-/// time it arrived, so reply times are measured where they happen.
-struct Engine {
-    child: Child,
-    stdin: ChildStdin,
-    lines: Receiver<(Instant, String)>,
-    /// Everything read so far, for failure messages.
-    log: Vec<String>,
-}
-
 impl Engine {
-    fn start() -> Engine {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_ghast"))
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .expect("spawn ghast");
-        let stdin = child.stdin.take().unwrap();
-        let stdout = child.stdout.take().unwrap();
-        let (tx, lines) = channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if tx.send((Instant::now(), line)).is_err() {
-                    break;
-                }
-            }
-        });
-        Engine {
-            child,
-            stdin,
-            lines,
-            log: Vec::new(),
-        }
-    }
-
     /// A started engine with `variant` chosen and `isready` answered.
     fn with_variant(variant: &str) -> Engine {
         let mut e = Engine::start();
         e.variant(variant);
         e
-    }
-
-    fn send(&mut self, line: &str) -> Instant {
-        writeln!(self.stdin, "{line}").unwrap_or_else(|err| panic!("write '{line}': {err}"));
-        self.stdin.flush().expect("flush to ghast");
-        self.log.push(format!("> {line}"));
-        Instant::now()
-    }
-
-    /// The end of the session for failure messages: from the last
-    /// `position` command (at most 40 lines before the end), without perft
-    /// divide lines.
-    fn tail(&self) -> String {
-        let last_position = self.log.iter().rposition(|l| l.starts_with("> position"));
-        let from = last_position
-            .unwrap_or(0)
-            .min(self.log.len().saturating_sub(40));
-        self.log[from..]
-            .iter()
-            .filter(|l| !(l.starts_with("< ") && l.ends_with(": 1")))
-            .cloned()
-            .collect::<Vec<_>>()
-            .join("\n")
-    }
-
-    /// The next line within `timeout`, if any.
-    fn next_line(&mut self, timeout: Duration) -> Option<(Instant, String)> {
-        match self.lines.recv_timeout(timeout) {
-            Ok((at, line)) => {
-                self.log.push(format!("< {line}"));
-                Some((at, line))
-            }
-            Err(RecvTimeoutError::Timeout) => None,
-            Err(RecvTimeoutError::Disconnected) => {
-                panic!("ghast closed its output; session:\n{}", self.tail())
-            }
-        }
-    }
-
-    /// Lines up to and including the first that satisfies `done`, which
-    /// must arrive within `timeout`; returns them and that line's time.
-    fn until(&mut self, timeout: Duration, done: impl Fn(&str) -> bool) -> (Vec<String>, Instant) {
-        let deadline = Instant::now() + timeout;
-        let mut out = Vec::new();
-        loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            match self.next_line(left) {
-                Some((at, line)) => {
-                    let stop = done(&line);
-                    out.push(line);
-                    if stop {
-                        return (out, at);
-                    }
-                }
-                None => panic!(
-                    "no expected reply within {timeout:?}; session:\n{}",
-                    self.tail()
-                ),
-            }
-        }
-    }
-
-    /// No line at all for `wait` (lines that do come are returned).
-    fn quiet_for(&mut self, wait: Duration) -> Vec<String> {
-        let deadline = Instant::now() + wait;
-        let mut out = Vec::new();
-        while let Some((_, line)) =
-            self.next_line(deadline.saturating_duration_since(Instant::now()))
-        {
-            out.push(line);
-        }
-        out
-    }
-
-    fn assert_alive(&mut self) {
-        if let Ok(Some(status)) = self.child.try_wait() {
-            panic!("ghast exited ({status}); session:\n{}", self.tail());
-        }
-    }
-
-    fn isready(&mut self) {
-        self.send("isready");
-        self.until(SLOW_REPLY, |l| l == "readyok");
     }
 
     fn variant(&mut self, variant: &str) {
@@ -183,24 +49,6 @@ impl Engine {
         self.isready();
     }
 
-    /// The legal moves of the current position (`go perft 1`).
-    fn legal_moves(&mut self) -> Vec<String> {
-        self.send("go perft 1");
-        let (lines, _) = self.until(SLOW_REPLY, |l| l.starts_with("Nodes searched"));
-        let moves: Vec<String> = lines
-            .iter()
-            .filter(|l| !l.starts_with("Nodes searched"))
-            .filter_map(|l| l.split_once(": ").map(|(m, _)| m.to_string()))
-            .collect();
-        let total: usize = lines
-            .last()
-            .and_then(|l| l.rsplit(' ').next())
-            .and_then(|n| n.parse().ok())
-            .expect("perft total");
-        assert_eq!(moves.len(), total, "{}", self.tail());
-        moves
-    }
-
     /// Sends `go ...` and waits up to `timeout` for `bestmove`. Returns the
     /// search's lines, the best move (`(none)` included), and the time from
     /// sending `go` to receiving `bestmove`.
@@ -208,22 +56,6 @@ impl Engine {
         let sent = self.send(go);
         let (lines, at) = self.until(timeout, |l| l.starts_with("bestmove"));
         Search::new(lines, at.saturating_duration_since(sent))
-    }
-}
-
-impl Drop for Engine {
-    fn drop(&mut self) {
-        let _ = writeln!(self.stdin, "quit");
-        let _ = self.stdin.flush();
-        let deadline = Instant::now() + Duration::from_secs(5);
-        while Instant::now() < deadline {
-            if let Ok(Some(_)) = self.child.try_wait() {
-                return;
-            }
-            std::thread::sleep(Duration::from_millis(10));
-        }
-        let _ = self.child.kill();
-        let _ = self.child.wait();
     }
 }
 
@@ -263,13 +95,6 @@ impl Search {
     }
 }
 
-/// The value after `key` in an `info` line.
-fn field<'a>(line: &'a str, key: &str) -> Option<&'a str> {
-    let mut words = line.split_whitespace();
-    words.find(|&w| w == key)?;
-    words.next()
-}
-
 /// The hard time limit protocol.md promises for a clock search: four
 /// budgets or 40% of the remaining time, whichever comes first, where a
 /// budget is (remaining - overhead) / 30 + 3/4 of the increment.
@@ -278,14 +103,6 @@ fn hard_limit(remaining_ms: f64, inc_ms: f64) -> Duration {
     let soft = left / 30.0 + 0.75 * inc_ms;
     let hard = (4.0 * soft).min(0.4 * left).max(1.0);
     Duration::from_secs_f64(hard / 1000.0)
-}
-
-fn position_command(moves: &[String]) -> String {
-    if moves.is_empty() {
-        "position startpos".to_string()
-    } else {
-        format!("position startpos moves {}", moves.join(" "))
-    }
 }
 
 /// Plays up to `plies` plies from the start position, the engine moving for

@@ -7,21 +7,12 @@
 //! The entries were verified with Fairy-Stockfish when the suite was made
 //! (see the file's header and tests/oracle/make_tactics.py).
 
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
-use std::time::{Duration, Instant};
+mod common;
+
+use common::{Engine, NIMROD_VARIANTS as VARIANTS, REPLY_TIMEOUT};
 
 /// Node budget per entry: the suite takes a few seconds on two cores.
 const NODES: u64 = 200_000;
-/// No single reply should take anywhere near this long.
-const REPLY_TIMEOUT: Duration = Duration::from_secs(60);
-const VARIANTS: [&str; 4] = [
-    "nimrod",
-    "nimrod-corner",
-    "dragon-nimrod",
-    "dragon-nimrod-corner",
-];
 
 #[derive(Clone, Debug)]
 struct Entry {
@@ -83,83 +74,20 @@ fn suite() -> Vec<Entry> {
     entries
 }
 
-/// The engine over pipes; a thread forwards stdout lines to a channel so
-/// that every read has a timeout.
-struct Engine {
-    child: Child,
-    stdin: ChildStdin,
-    lines: Receiver<String>,
-}
-
 impl Engine {
-    fn start(variant: &str) -> Engine {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_ghast"))
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .expect("spawn ghast");
-        let stdin = child.stdin.take().unwrap();
-        let stdout = child.stdout.take().unwrap();
-        let (tx, lines) = channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
-        let mut engine = Engine {
-            child,
-            stdin,
-            lines,
-        };
+    /// A started engine with `variant` chosen and `isready` answered.
+    fn start_variant(variant: &str) -> Engine {
+        let mut engine = Engine::start();
         engine.send(&format!("setoption name UCI_Variant value {variant}"));
-        engine.send("isready");
-        engine.until(|l| l == "readyok");
+        engine.isready();
         engine
-    }
-
-    fn send(&mut self, line: &str) {
-        writeln!(self.stdin, "{line}").expect("write to ghast");
-        self.stdin.flush().expect("flush to ghast");
-    }
-
-    /// Lines up to and including the first that satisfies `done`.
-    fn until(&mut self, done: impl Fn(&str) -> bool) -> Vec<String> {
-        let deadline = Instant::now() + REPLY_TIMEOUT;
-        let mut out = Vec::new();
-        loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            match self.lines.recv_timeout(left) {
-                Ok(line) => {
-                    let stop = done(&line);
-                    out.push(line);
-                    if stop {
-                        return out;
-                    }
-                }
-                Err(RecvTimeoutError::Timeout) => panic!("ghast timed out; got {out:?}"),
-                Err(RecvTimeoutError::Disconnected) => panic!("ghast exited; got {out:?}"),
-            }
-        }
-    }
-
-    fn legal_moves(&mut self) -> Vec<String> {
-        self.send("go perft 1");
-        self.until(|l| l.starts_with("Nodes searched"))
-            .iter()
-            .filter_map(|l| l.split_once(": ").map(|(m, _)| m.to_string()))
-            .filter(|m| m != "Nodes searched")
-            .collect()
     }
 
     /// Runs `go`; returns the bestmove and the last `info ... score` line's
     /// score as ("cp"|"mate", value).
     fn go(&mut self, go: &str) -> (String, Option<(String, i32)>) {
         self.send(go);
-        let lines = self.until(|l| l.starts_with("bestmove"));
+        let (lines, _) = self.until(REPLY_TIMEOUT, |l| l.starts_with("bestmove"));
         let best = lines
             .last()
             .and_then(|l| l.split_whitespace().nth(1))
@@ -177,22 +105,6 @@ impl Engine {
     }
 }
 
-impl Drop for Engine {
-    fn drop(&mut self) {
-        let _ = writeln!(self.stdin, "quit");
-        let _ = self.stdin.flush();
-        let deadline = Instant::now() + Duration::from_secs(5);
-        while Instant::now() < deadline {
-            if let Ok(Some(_)) = self.child.try_wait() {
-                return;
-            }
-            std::thread::sleep(Duration::from_millis(10));
-        }
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
 /// Runs `check` on every entry of each variant (one engine per variant, in
 /// parallel) and returns the failure messages.
 fn run_groups(
@@ -205,7 +117,7 @@ fn run_groups(
             .map(|&variant| {
                 let group: Vec<&Entry> = entries.iter().filter(|e| e.variant == variant).collect();
                 scope.spawn(move || {
-                    let mut engine = Engine::start(variant);
+                    let mut engine = Engine::start_variant(variant);
                     group
                         .into_iter()
                         .filter_map(|e| check(&mut engine, e).err())

@@ -2,15 +2,18 @@
 //! through the real binary as XBoard drives it: line by line, waiting for
 //! the replies that matter.
 
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{Receiver, channel};
+mod common;
+
+use common::spawn_ghast;
+use std::io::Write;
+use std::process::{Child, ChildStdin, Stdio};
+use std::sync::mpsc::Receiver;
 use std::time::{Duration, Instant};
 
 struct Engine {
     child: Child,
     stdin: ChildStdin,
-    lines: Receiver<String>,
+    lines: Receiver<(Instant, String)>,
     /// Every line read so far.
     seen: Vec<String>,
 }
@@ -18,31 +21,12 @@ struct Engine {
 impl Engine {
     /// `ghast xboard`, or plain `ghast` (the first line selects CECP).
     fn start(subcommand: bool) -> Engine {
-        let mut cmd = Command::new(env!("CARGO_BIN_EXE_ghast"));
-        if subcommand {
-            cmd.arg("xboard");
-        }
-        let mut child = cmd
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("spawn ghast");
-        let stdout = child.stdout.take().unwrap();
-        let stdin = child.stdin.take().unwrap();
-        let (tx, rx) = channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
+        let args: &[&str] = if subcommand { &["xboard"] } else { &[] };
+        let (child, stdin, lines) = spawn_ghast(args, Stdio::null());
         Engine {
             child,
             stdin,
-            lines: rx,
+            lines,
             seen: Vec::new(),
         }
     }
@@ -64,7 +48,7 @@ impl Engine {
         loop {
             let left = deadline.saturating_duration_since(Instant::now());
             match self.lines.recv_timeout(left) {
-                Ok(line) => {
+                Ok((_, line)) => {
                     self.seen.push(line.clone());
                     let done = pred(&line);
                     got.push(line);

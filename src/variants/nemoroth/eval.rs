@@ -19,24 +19,26 @@
 //!   steps), minus the same next to own pieces;
 //! - **tempo**.
 //!
-//! Every weight lives in `tuning/nemoroth.params` (compiled in, same format
-//! as `tuning/nimrod.params`; [`EvalParams::parse`] and
+//! Every weight lives in `tuning/nemoroth.params` (compiled in, the format
+//! of every evaluator: [`crate::params_file`]; [`EvalParams::parse`] and
 //! [`EvalParams::to_text`] round-trip). Scores are centipawn-like, from the
 //! side to move's view, clamped to ±[`EVAL_LIMIT`].
 
 use super::board::*;
-use std::collections::HashMap;
+use crate::params_file::{self, ParamSet, Visitor};
 use std::sync::LazyLock;
 
 pub const EVAL_LIMIT: i32 = 10_000;
-pub const PARAM_LIMIT: i32 = 30_000;
+pub use crate::params_file::PARAM_LIMIT;
 
 /// Kind names in kind order (B G L A W H Z).
 pub const KIND_NAMES: [&str; 7] = [
     "basilisk", "ghast", "leaf", "goaway", "fiend", "human", "zombie",
 ];
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// Every evaluation weight (values in `tuning/nemoroth.params`, format:
+/// [`crate::params_file`]). `Default` is all zeros.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct EvalParams {
     /// Mobile piece per kind.
     pub material: [i32; 7],
@@ -65,168 +67,38 @@ pub struct EvalParams {
     pub tempo: i32,
 }
 
-impl EvalParams {
-    fn zeroed() -> Self {
-        EvalParams {
-            material: [0; 7],
-            statue: [0; 7],
-            compelled_mo: 0,
-            compelled_ich: 0,
-            compelled_fl: 0,
-            compelled_extra: 0,
-            mobility: [0; 7],
-            field_enemy_half: 0,
-            ghast_advance: 0,
-            gaze_enemy_half: 0,
-            gaze_threat: 0,
-            ichor_restrict: 0,
-            tempo: 0,
-        }
-    }
+impl ParamSet for EvalParams {
+    const HEADER: &'static str =
+        "# ghast: Nemoroth evaluation parameters (src/variants/nemoroth/eval.rs).\n";
+    const NAME_WIDTH: usize = 24;
 
-    /// Every parameter in file order: (section comment, name, value).
-    fn visit(&mut self, f: &mut dyn FnMut(&'static str, String, &mut i32)) {
-        for (k, v) in self.material.iter_mut().enumerate() {
-            f(
-                "Mobile pieces per kind.",
-                format!("material.{}", KIND_NAMES[k]),
-                v,
-            );
-        }
-        for (k, v) in self.statue.iter_mut().enumerate() {
-            f(
-                "Statues per kind (passive powers remain).",
-                format!("statue.{}", KIND_NAMES[k]),
-                v,
-            );
-        }
-        const C: &str = "Compulsions: per compelled element of a side's piece, and per compelled piece beyond the first.";
-        f(C, "compelled_mo".into(), &mut self.compelled_mo);
-        f(C, "compelled_ich".into(), &mut self.compelled_ich);
-        f(C, "compelled_fl".into(), &mut self.compelled_fl);
-        f(C, "compelled_extra".into(), &mut self.compelled_extra);
-        for (k, v) in self.mobility.iter_mut().enumerate() {
-            f(
-                "Mobility: per pseudo-legal destination, per kind.",
-                format!("mobility.{}", KIND_NAMES[k]),
-                v,
-            );
-        }
-        const G: &str = "Ghast fields and Basilisk sight.";
-        f(G, "field_enemy_half".into(), &mut self.field_enemy_half);
-        f(G, "ghast_advance".into(), &mut self.ghast_advance);
-        f(G, "gaze_enemy_half".into(), &mut self.gaze_enemy_half);
-        f(G, "gaze_threat".into(), &mut self.gaze_threat);
-        const I: &str = "Ichor next to enemy mobile pieces; side to move.";
-        f(I, "ichor_restrict".into(), &mut self.ichor_restrict);
-        f(I, "tempo".into(), &mut self.tempo);
-    }
-
-    /// Parses the params format; every parameter exactly once, errors name
-    /// the line.
-    pub fn parse(text: &str) -> Result<Self, String> {
-        let mut p = Self::zeroed();
-        let mut order: Vec<String> = Vec::new();
-        p.visit(&mut |_, name, _| order.push(name));
-        let mut given: HashMap<String, (usize, i32)> = HashMap::new();
-        for (i, raw) in text.lines().enumerate() {
-            let line_no = i + 1;
-            let line = raw.split('#').next().unwrap_or("").trim();
-            if line.is_empty() {
-                continue;
-            }
-            let Some((name, rest)) = line.split_once('=') else {
-                return Err(format!(
-                    "line {line_no}: expected 'name = value', found '{line}'"
-                ));
-            };
-            let name = name.trim();
-            if !order.iter().any(|n| n == name) {
-                return Err(format!("line {line_no}: unknown parameter '{name}'"));
-            }
-            let vals: Vec<&str> = rest.split_whitespace().collect();
-            if vals.len() != 1 {
-                return Err(format!(
-                    "line {line_no}: '{name}' needs 1 value, found {}",
-                    vals.len()
-                ));
-            }
-            let v: i32 = vals[0].parse().map_err(|_| {
-                format!(
-                    "line {line_no}: value '{}' of '{name}' is not an integer",
-                    vals[0]
-                )
-            })?;
-            if v.abs() > PARAM_LIMIT {
-                return Err(format!(
-                    "line {line_no}: value {v} of '{name}' is outside -{PARAM_LIMIT}..={PARAM_LIMIT}"
-                ));
-            }
-            if let Some((first, _)) = given.get(name) {
-                return Err(format!(
-                    "line {line_no}: '{name}' given twice (first on line {first})"
-                ));
-            }
-            given.insert(name.to_string(), (line_no, v));
-        }
-        let missing: Vec<&String> = order.iter().filter(|n| !given.contains_key(*n)).collect();
-        if let Some(m) = missing.first() {
-            return Err(format!(
-                "missing parameter '{m}'{}",
-                if missing.len() > 1 {
-                    format!(" and {} more", missing.len() - 1)
-                } else {
-                    String::new()
-                }
-            ));
-        }
-        p.visit(&mut |_, name, v| *v = given[&name].1);
-        Ok(p)
-    }
-
-    /// The tuner's view: every weight in file order, by name.
-    pub fn flat_names(&self) -> Vec<String> {
-        let mut out = Vec::new();
-        self.clone().visit(&mut |_, name, _| out.push(name));
-        out
-    }
-
-    /// Every weight in the order of [`EvalParams::flat_names`].
-    pub fn to_flat(&self) -> Vec<i32> {
-        let mut out = Vec::new();
-        self.clone().visit(&mut |_, _, v| out.push(*v));
-        out
-    }
-
-    /// A copy with the weights of `flat`, clamped to the accepted range.
-    pub fn with_flat(&self, flat: &[i32]) -> Self {
-        let mut p = self.clone();
-        let mut i = 0;
-        p.visit(&mut |_, _, v| {
-            *v = flat[i].clamp(-PARAM_LIMIT, PARAM_LIMIT);
-            i += 1;
-        });
-        assert_eq!(i, flat.len(), "flat parameter count");
-        p
-    }
-
-    /// The params file text (parses back to `self`).
-    pub fn to_text(&self) -> String {
-        let mut out = String::from(
-            "# ghast: Nemoroth evaluation parameters (src/variants/nemoroth/eval.rs).\n",
-        );
-        let mut last = "";
-        let mut copy = self.clone();
-        copy.visit(&mut |section, name, v| {
-            if section != last {
-                out.push_str(&format!("\n# {section}\n"));
-                last = section;
-            }
-            out.push_str(&format!("{name:<24} = {v}\n"));
-        });
-        out
+    fn visit(&mut self, v: &mut Visitor<'_>) {
+        let k = &KIND_NAMES;
+        v.section("Mobile pieces per kind.")
+            .per_kind("material", k, &mut self.material);
+        v.section("Statues per kind (passive powers remain).")
+            .per_kind("statue", k, &mut self.statue);
+        v.section(
+            "Compulsions: per compelled element of a side's piece, and per compelled piece beyond the first.",
+        )
+        .param("compelled_mo", &mut self.compelled_mo)
+        .param("compelled_ich", &mut self.compelled_ich)
+        .param("compelled_fl", &mut self.compelled_fl)
+        .param("compelled_extra", &mut self.compelled_extra);
+        v.section("Mobility: per pseudo-legal destination, per kind.")
+            .per_kind("mobility", k, &mut self.mobility);
+        v.section("Ghast fields and Basilisk sight.")
+            .param("field_enemy_half", &mut self.field_enemy_half)
+            .param("ghast_advance", &mut self.ghast_advance)
+            .param("gaze_enemy_half", &mut self.gaze_enemy_half)
+            .param("gaze_threat", &mut self.gaze_threat);
+        v.section("Ichor next to enemy mobile pieces; side to move.")
+            .param("ichor_restrict", &mut self.ichor_restrict)
+            .param("tempo", &mut self.tempo);
     }
 }
+
+params_file::param_set_methods!(EvalParams);
 
 /// The compiled-in parameters.
 pub fn default_params() -> &'static EvalParams {

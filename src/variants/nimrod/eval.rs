@@ -31,14 +31,13 @@ use super::Flavor;
 use super::pieces::*;
 use super::position::Position;
 use crate::bitboard::{Bitboard, GEOMETRY, SLIDERS, bit, file_of, rank_of, squares};
-use std::collections::HashMap;
+use crate::params_file::{self, ParamSet, Visitor};
 use std::sync::LazyLock;
 
 /// Static evaluations are clamped to this magnitude (far below mate scores).
 pub const EVAL_LIMIT: i32 = 10_000;
 
-/// Parameter values must lie within ±this, which keeps every sum in range.
-pub const PARAM_LIMIT: i32 = 30_000;
+pub use crate::params_file::PARAM_LIMIT;
 
 /// Passed-pawn bonuses are indexed by steps to promotion 1..=this (further
 /// pawns use the last entry).
@@ -67,8 +66,9 @@ pub const KIND_NAMES: [&str; KIND_COUNT] = [
 pub type Score = [i32; 2];
 
 /// Every evaluation weight. Field docs say what each term measures; the
-/// values live in `tuning/nimrod.params`.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// values live in `tuning/nimrod.params`, whose format (shared with the
+/// other evaluators) is [`crate::params_file`]. `Default` is all zeros.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct EvalParams {
     /// Material per kind, FIDE orientation (`nimrod`, `dragon-nimrod`).
     pub material: [Score; KIND_COUNT],
@@ -115,299 +115,61 @@ pub struct EvalParams {
     pub tempo: Score,
 }
 
-/// One entry of the params file, as the visitor hands it out.
-struct Entry<'a> {
-    section: &'static str,
-    name: String,
-    values: &'a mut [i32],
-}
+impl ParamSet for EvalParams {
+    const HEADER: &'static str = "# ghast: Nimrod evaluation parameters (format: tuning/README.md).\n\
+                                  # Pairs are 'midgame endgame'; values in centipawns.\n";
+    const NAME_WIDTH: usize = 29;
 
-const S_MATERIAL: &str =
-    "Material per kind, FIDE orientation (midgame endgame). Measured: see tuning/README.md.";
-const S_MATERIAL_CORNER: &str = "Material per kind, corner orientation (midgame endgame).";
-const S_PHASE: &str =
-    "Game phase: weight per kind of non-Pawn material; phase_total = start array.";
-const S_ADVANCE: &str =
-    "Advance along the forward vector (0 home .. 7 far side), per step (midgame endgame).";
-const S_CENTRAL: &str = "Centrality (ring 0 edge .. 3 centre), per ring (midgame endgame).";
-const S_MOBILITY: &str =
-    "Mobility: per safe attacked square (not own piece, not enemy-Pawn attacked) above the centre.";
-const S_MOB_CENTER: &str = "Typical safe mobility per kind (measured in random games).";
-const S_KING: &str =
-    "King safety: attack units per zone square attacked; danger = min(units^2/div, cap).";
-const S_SHIELD: &str = "Pawn shield and open lines toward the King (midgame endgame).";
-const S_PAWNS: &str = "Pawn structure (midgame endgame); passed_pawn by steps to promotion 1..8.";
-const S_TEMPO: &str = "Side to move (midgame endgame).";
-
-fn per_kind<'a>(
-    f: &mut dyn FnMut(Entry<'_>),
-    section: &'static str,
-    base: &str,
-    arr: &'a mut [Score; KIND_COUNT],
-) {
-    for (k, v) in arr.iter_mut().enumerate() {
-        f(Entry {
-            section,
-            name: format!("{base}.{}", KIND_NAMES[k]),
-            values: &mut v[..],
-        });
-    }
-}
-
-fn per_kind1(
-    f: &mut dyn FnMut(Entry<'_>),
-    section: &'static str,
-    base: &str,
-    arr: &mut [i32; KIND_COUNT],
-) {
-    for (k, v) in arr.iter_mut().enumerate() {
-        f(Entry {
-            section,
-            name: format!("{base}.{}", KIND_NAMES[k]),
-            values: std::slice::from_mut(v),
-        });
-    }
-}
-
-fn one(f: &mut dyn FnMut(Entry<'_>), section: &'static str, name: &str, values: &mut [i32]) {
-    f(Entry {
-        section,
-        name: name.to_string(),
-        values,
-    });
-}
-
-impl EvalParams {
-    fn zeroed() -> Self {
-        EvalParams {
-            material: [[0; 2]; KIND_COUNT],
-            material_corner: [[0; 2]; KIND_COUNT],
-            phase_weight: [0; KIND_COUNT],
-            phase_total: 0,
-            advance: [[0; 2]; KIND_COUNT],
-            centrality: [[0; 2]; KIND_COUNT],
-            mobility: [[0; 2]; KIND_COUNT],
-            mobility_center: [0; KIND_COUNT],
-            king_attack_weight: [0; KIND_COUNT],
-            king_danger_min_attackers: 0,
-            king_danger_div: 0,
-            king_danger_cap: 0,
-            king_danger_eg_percent: 0,
-            shield_near: [0; 2],
-            shield_far: [0; 2],
-            open_line: [0; 2],
-            doubled_pawn: [0; 2],
-            isolated_pawn: [0; 2],
-            passed_pawn: [[0; PASSED_STEPS]; 2],
-            tempo: [0; 2],
-        }
-    }
-
-    /// Every parameter in file order, with its name and values. Parsing and
-    /// printing are both built on this one list.
-    fn visit(&mut self, f: &mut dyn FnMut(Entry<'_>)) {
-        per_kind(f, S_MATERIAL, "material", &mut self.material);
-        per_kind(
-            f,
-            S_MATERIAL_CORNER,
-            "material_corner",
-            &mut self.material_corner,
-        );
-        per_kind1(f, S_PHASE, "phase_weight", &mut self.phase_weight);
-        one(
-            f,
-            S_PHASE,
-            "phase_total",
-            std::slice::from_mut(&mut self.phase_total),
-        );
-        per_kind(f, S_ADVANCE, "advance", &mut self.advance);
-        per_kind(f, S_CENTRAL, "centrality", &mut self.centrality);
-        per_kind(f, S_MOBILITY, "mobility", &mut self.mobility);
-        per_kind1(
-            f,
-            S_MOB_CENTER,
-            "mobility_center",
-            &mut self.mobility_center,
-        );
-        per_kind1(
-            f,
-            S_KING,
-            "king_attack_weight",
-            &mut self.king_attack_weight,
-        );
-        for (name, v) in [
-            (
-                "king_danger_min_attackers",
-                &mut self.king_danger_min_attackers,
-            ),
-            ("king_danger_div", &mut self.king_danger_div),
-            ("king_danger_cap", &mut self.king_danger_cap),
-            ("king_danger_eg_percent", &mut self.king_danger_eg_percent),
-        ] {
-            one(f, S_KING, name, std::slice::from_mut(v));
-        }
-        one(f, S_SHIELD, "shield_near", &mut self.shield_near);
-        one(f, S_SHIELD, "shield_far", &mut self.shield_far);
-        one(f, S_SHIELD, "open_line", &mut self.open_line);
-        one(f, S_PAWNS, "doubled_pawn", &mut self.doubled_pawn);
-        one(f, S_PAWNS, "isolated_pawn", &mut self.isolated_pawn);
+    fn visit(&mut self, v: &mut Visitor<'_>) {
+        let k = &KIND_NAMES;
+        v.section(
+            "Material per kind, FIDE orientation (midgame endgame). Measured: see tuning/README.md.",
+        )
+        .per_kind("material", k, &mut self.material);
+        v.section("Material per kind, corner orientation (midgame endgame).")
+            .per_kind("material_corner", k, &mut self.material_corner);
+        v.section("Game phase: weight per kind of non-Pawn material; phase_total = start array.")
+            .per_kind("phase_weight", k, &mut self.phase_weight)
+            .positive("phase_total", &mut self.phase_total);
+        v.section(
+            "Advance along the forward vector (0 home .. 7 far side), per step (midgame endgame).",
+        )
+        .per_kind("advance", k, &mut self.advance);
+        v.section("Centrality (ring 0 edge .. 3 centre), per ring (midgame endgame).")
+            .per_kind("centrality", k, &mut self.centrality);
+        v.section(
+            "Mobility: per safe attacked square (not own piece, not enemy-Pawn attacked) above the centre.",
+        )
+        .per_kind("mobility", k, &mut self.mobility);
+        v.section("Typical safe mobility per kind (measured in random games).")
+            .per_kind("mobility_center", k, &mut self.mobility_center);
+        v.section(
+            "King safety: attack units per zone square attacked; danger = min(units^2/div, cap).",
+        )
+        .per_kind("king_attack_weight", k, &mut self.king_attack_weight)
+        .param(
+            "king_danger_min_attackers",
+            &mut self.king_danger_min_attackers,
+        )
+        .positive("king_danger_div", &mut self.king_danger_div)
+        .param("king_danger_cap", &mut self.king_danger_cap)
+        .param("king_danger_eg_percent", &mut self.king_danger_eg_percent);
+        v.section("Pawn shield and open lines toward the King (midgame endgame).")
+            .param("shield_near", &mut self.shield_near)
+            .param("shield_far", &mut self.shield_far)
+            .param("open_line", &mut self.open_line);
         let [mg, eg] = &mut self.passed_pawn;
-        one(f, S_PAWNS, "passed_pawn.mg", mg);
-        one(f, S_PAWNS, "passed_pawn.eg", eg);
-        one(f, S_TEMPO, "tempo", &mut self.tempo);
-    }
-
-    /// Parses the params format (see `tuning/README.md`). Every parameter
-    /// must be given exactly once; errors name the line and the problem.
-    pub fn parse(text: &str) -> Result<Self, String> {
-        let mut p = Self::zeroed();
-        // name -> number of values, in file order.
-        let mut arity: HashMap<String, usize> = HashMap::new();
-        let mut order: Vec<String> = Vec::new();
-        p.visit(&mut |e| {
-            arity.insert(e.name.clone(), e.values.len());
-            order.push(e.name);
-        });
-        let mut given: HashMap<String, (usize, Vec<i32>)> = HashMap::new();
-        for (i, raw) in text.lines().enumerate() {
-            let line_no = i + 1;
-            let line = raw.split('#').next().unwrap_or("").trim();
-            if line.is_empty() {
-                continue;
-            }
-            let Some((name, rest)) = line.split_once('=') else {
-                return Err(format!(
-                    "line {line_no}: expected 'name = value ...', found '{line}'"
-                ));
-            };
-            let name = name.trim();
-            if name.is_empty() {
-                return Err(format!("line {line_no}: no parameter name before '='"));
-            }
-            let Some(&want) = arity.get(name) else {
-                return Err(format!("line {line_no}: unknown parameter '{name}'"));
-            };
-            let mut values = Vec::with_capacity(want);
-            for tok in rest.split_whitespace() {
-                let v: i32 = tok.parse().map_err(|_| {
-                    format!("line {line_no}: value '{tok}' of '{name}' is not an integer")
-                })?;
-                if v.abs() > PARAM_LIMIT {
-                    return Err(format!(
-                        "line {line_no}: value {v} of '{name}' is outside -{PARAM_LIMIT}..={PARAM_LIMIT}"
-                    ));
-                }
-                values.push(v);
-            }
-            if values.len() != want {
-                let what = match want {
-                    1 => "1 value".to_string(),
-                    2 => "2 values (midgame endgame)".to_string(),
-                    n => format!("{n} values"),
-                };
-                return Err(format!(
-                    "line {line_no}: '{name}' needs {what}, found {}",
-                    values.len()
-                ));
-            }
-            if let Some((first, _)) = given.get(name) {
-                return Err(format!(
-                    "line {line_no}: '{name}' given twice (first on line {first})"
-                ));
-            }
-            given.insert(name.to_string(), (line_no, values));
-        }
-        let missing: Vec<&str> = order
-            .iter()
-            .filter(|n| !given.contains_key(*n))
-            .map(|n| n.as_str())
-            .collect();
-        if !missing.is_empty() {
-            let shown: Vec<&str> = missing.iter().take(5).copied().collect();
-            let more = if missing.len() > 5 {
-                format!(" and {} more", missing.len() - 5)
-            } else {
-                String::new()
-            };
-            return Err(format!(
-                "missing parameter{} {}{more} (every parameter must be given)",
-                if missing.len() > 1 { "s" } else { "" },
-                shown.join(", ")
-            ));
-        }
-        p.visit(&mut |e| {
-            e.values.copy_from_slice(&given[&e.name].1);
-        });
-        for (name, value, what) in [
-            ("phase_total", p.phase_total, "must be positive"),
-            ("king_danger_div", p.king_danger_div, "must be positive"),
-        ] {
-            if value <= 0 {
-                return Err(format!("line {}: '{name}' {what}", given[name].0));
-            }
-        }
-        Ok(p)
-    }
-
-    /// The tuner's view: every scalar weight in file order, named
-    /// `name` (one value), `name.mg`/`name.eg` (a pair) or `name[i]`.
-    pub fn flat_names(&self) -> Vec<String> {
-        let mut out = Vec::new();
-        self.clone().visit(&mut |e| match e.values.len() {
-            1 => out.push(e.name),
-            2 => {
-                out.push(format!("{}.mg", e.name));
-                out.push(format!("{}.eg", e.name));
-            }
-            n => out.extend((0..n).map(|i| format!("{}[{i}]", e.name))),
-        });
-        out
-    }
-
-    /// Every scalar weight in the order of [`EvalParams::flat_names`].
-    pub fn to_flat(&self) -> Vec<i32> {
-        let mut out = Vec::new();
-        self.clone().visit(&mut |e| out.extend_from_slice(e.values));
-        out
-    }
-
-    /// A copy with the weights of `flat` (as [`EvalParams::to_flat`]),
-    /// clamped to what [`EvalParams::parse`] accepts.
-    pub fn with_flat(&self, flat: &[i32]) -> Self {
-        let mut p = self.clone();
-        let mut i = 0;
-        p.visit(&mut |e| {
-            for v in e.values.iter_mut() {
-                *v = flat[i].clamp(-PARAM_LIMIT, PARAM_LIMIT);
-                i += 1;
-            }
-        });
-        assert_eq!(i, flat.len(), "flat parameter count");
-        p.phase_total = p.phase_total.max(1);
-        p.king_danger_div = p.king_danger_div.max(1);
-        p
-    }
-
-    /// The params format, one parameter per line, grouped under comments.
-    /// `parse(&p.to_text()) == Ok(p)`.
-    pub fn to_text(&self) -> String {
-        let mut out = String::from(
-            "# ghast: Nimrod evaluation parameters (format: tuning/README.md).\n\
-             # Pairs are 'midgame endgame'; values in centipawns.\n",
-        );
-        let mut copy = self.clone();
-        let mut section = "";
-        copy.visit(&mut |e| {
-            if e.section != section {
-                section = e.section;
-                out.push_str(&format!("\n# {section}\n"));
-            }
-            let vals: Vec<String> = e.values.iter().map(|v| v.to_string()).collect();
-            out.push_str(&format!("{:<29} = {}\n", e.name, vals.join(" ")));
-        });
-        out
+        v.section("Pawn structure (midgame endgame); passed_pawn by steps to promotion 1..8.")
+            .param("doubled_pawn", &mut self.doubled_pawn)
+            .param("isolated_pawn", &mut self.isolated_pawn)
+            .param("passed_pawn.mg", mg)
+            .param("passed_pawn.eg", eg);
+        v.section("Side to move (midgame endgame).")
+            .param("tempo", &mut self.tempo);
     }
 }
+
+params_file::param_set_methods!(EvalParams);
 
 static DEFAULT: LazyLock<EvalParams> = LazyLock::new(|| {
     EvalParams::parse(include_str!("../../../tuning/nimrod.params"))

@@ -21,13 +21,12 @@
 
 use super::geometry::*;
 use super::position::*;
-use std::collections::HashMap;
+use crate::params_file::{self, ParamSet, Visitor};
 use std::sync::LazyLock;
 
 /// Static evaluations are clamped to this magnitude (far below mates).
 pub const EVAL_LIMIT: i32 = 10_000;
-/// Parameter values must lie within ±this.
-pub const PARAM_LIMIT: i32 = 30_000;
+pub use crate::params_file::PARAM_LIMIT;
 
 /// Kinds in the params file: the 13 piece kinds (index kind - 1), then the
 /// Disk (index 13).
@@ -52,8 +51,9 @@ pub const KIND_NAMES: [&str; NKINDS] = [
 
 pub type Score = [i32; 2];
 
-/// Every evaluation weight (values in `tuning/vyremorn.params`).
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// Every evaluation weight (values in `tuning/vyremorn.params`, format:
+/// [`crate::params_file`]). `Default` is all zeros.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct EvalParams {
     /// Material per kind (the King and the uncapturable Citadel: 0).
     pub material: [Score; NKINDS],
@@ -96,290 +96,49 @@ pub struct EvalParams {
     pub tempo: Score,
 }
 
-struct Entry<'a> {
-    section: &'static str,
-    name: String,
-    values: &'a mut [i32],
-}
+impl ParamSet for EvalParams {
+    const HEADER: &'static str = "# ghast: Vyremorn evaluation parameters (format: tuning/README.md).\n\
+                                  # Pairs are 'midgame endgame'; values in centipawns.\n";
+    const NAME_WIDTH: usize = 29;
 
-const S_MATERIAL: &str =
-    "Material per kind (midgame endgame). Measured: see tuning/README.md (Vyremorn).";
-const S_PHASE: &str = "Game phase: weight per kind; phase_total = start array.";
-const S_MOBILITY: &str =
-    "Mobility: per attacked square not held by an own piece, above the centre.";
-const S_MOB_CENTER: &str = "Typical mobility per kind (measured in random games).";
-const S_PAWNS: &str = "Pawns, Arbalests, Disks: promotion state, advance, riders.";
-const S_KING: &str = "King safety: attack units per zone square; danger = min(units^2/div, cap).";
-const S_DEFENCE: &str = "King defence: Citadel, Magus, Disk shield, open diagonals.";
-const S_CONTROL: &str = "Control of the Field and the bypass diagonals, per attacked square.";
-const S_TEMPO: &str = "Side to move.";
-
-fn per_kind(f: &mut dyn FnMut(Entry<'_>), section: &'static str, base: &str, arr: &mut [Score]) {
-    for (k, v) in arr.iter_mut().enumerate() {
-        f(Entry {
-            section,
-            name: format!("{base}.{}", KIND_NAMES[k]),
-            values: &mut v[..],
-        });
+    fn visit(&mut self, v: &mut Visitor<'_>) {
+        let k = &KIND_NAMES;
+        v.section(
+            "Material per kind (midgame endgame). Measured: see tuning/README.md (Vyremorn).",
+        )
+        .per_kind("material", k, &mut self.material);
+        v.section("Game phase: weight per kind; phase_total = start array.")
+            .per_kind("phase_weight", k, &mut self.phase_weight)
+            .positive("phase_total", &mut self.phase_total);
+        v.section("Mobility: per attacked square not held by an own piece, above the centre.")
+            .per_kind("mobility", k, &mut self.mobility);
+        v.section("Typical mobility per kind (measured in random games).")
+            .per_kind("mobility_center", k, &mut self.mobility_center);
+        v.section("Pawns, Arbalests, Disks: promotion state, advance, riders.")
+            .param("promoted_pawn", &mut self.promoted_pawn)
+            .param("promoted_arbalest", &mut self.promoted_arbalest)
+            .param("pawn_advance", &mut self.pawn_advance)
+            .param("disk_advance", &mut self.disk_advance)
+            .param("rider", &mut self.rider);
+        v.section("King safety: attack units per zone square; danger = min(units^2/div, cap).")
+            .per_kind("king_attack_weight", k, &mut self.king_attack_weight)
+            .positive("king_danger_div", &mut self.king_danger_div)
+            .param("king_danger_cap", &mut self.king_danger_cap)
+            .param("king_danger_eg_percent", &mut self.king_danger_eg_percent);
+        v.section("King defence: Citadel, Magus, Disk shield, open diagonals.")
+            .param("citadel_present", &mut self.citadel_present)
+            .param("citadel_near_king", &mut self.citadel_near_king)
+            .param("magus_guard", &mut self.magus_guard)
+            .param("disk_shield", &mut self.disk_shield)
+            .param("open_diagonal", &mut self.open_diagonal);
+        v.section("Control of the Field and the bypass diagonals, per attacked square.")
+            .param("field_control", &mut self.field_control)
+            .param("bypass_control", &mut self.bypass_control);
+        v.section("Side to move.").param("tempo", &mut self.tempo);
     }
 }
 
-fn per_kind1(f: &mut dyn FnMut(Entry<'_>), section: &'static str, base: &str, arr: &mut [i32]) {
-    for (k, v) in arr.iter_mut().enumerate() {
-        f(Entry {
-            section,
-            name: format!("{base}.{}", KIND_NAMES[k]),
-            values: std::slice::from_mut(v),
-        });
-    }
-}
-
-fn one(f: &mut dyn FnMut(Entry<'_>), section: &'static str, name: &str, values: &mut [i32]) {
-    f(Entry {
-        section,
-        name: name.to_string(),
-        values,
-    });
-}
-
-impl EvalParams {
-    fn zeroed() -> Self {
-        EvalParams {
-            material: [[0; 2]; NKINDS],
-            phase_weight: [0; NKINDS],
-            phase_total: 0,
-            mobility: [[0; 2]; NKINDS],
-            mobility_center: [0; NKINDS],
-            promoted_pawn: [0; 2],
-            promoted_arbalest: [0; 2],
-            pawn_advance: [0; 2],
-            disk_advance: [0; 2],
-            rider: [0; 2],
-            king_attack_weight: [0; NKINDS],
-            king_danger_div: 0,
-            king_danger_cap: 0,
-            king_danger_eg_percent: 0,
-            citadel_present: [0; 2],
-            citadel_near_king: [0; 2],
-            magus_guard: [0; 2],
-            disk_shield: [0; 2],
-            open_diagonal: [0; 2],
-            field_control: [0; 2],
-            bypass_control: [0; 2],
-            tempo: [0; 2],
-        }
-    }
-
-    /// Every parameter in file order; parsing and printing share it.
-    fn visit(&mut self, f: &mut dyn FnMut(Entry<'_>)) {
-        per_kind(f, S_MATERIAL, "material", &mut self.material);
-        per_kind1(f, S_PHASE, "phase_weight", &mut self.phase_weight);
-        one(
-            f,
-            S_PHASE,
-            "phase_total",
-            std::slice::from_mut(&mut self.phase_total),
-        );
-        per_kind(f, S_MOBILITY, "mobility", &mut self.mobility);
-        per_kind1(
-            f,
-            S_MOB_CENTER,
-            "mobility_center",
-            &mut self.mobility_center,
-        );
-        one(f, S_PAWNS, "promoted_pawn", &mut self.promoted_pawn);
-        one(f, S_PAWNS, "promoted_arbalest", &mut self.promoted_arbalest);
-        one(f, S_PAWNS, "pawn_advance", &mut self.pawn_advance);
-        one(f, S_PAWNS, "disk_advance", &mut self.disk_advance);
-        one(f, S_PAWNS, "rider", &mut self.rider);
-        per_kind1(
-            f,
-            S_KING,
-            "king_attack_weight",
-            &mut self.king_attack_weight,
-        );
-        one(
-            f,
-            S_KING,
-            "king_danger_div",
-            std::slice::from_mut(&mut self.king_danger_div),
-        );
-        one(
-            f,
-            S_KING,
-            "king_danger_cap",
-            std::slice::from_mut(&mut self.king_danger_cap),
-        );
-        one(
-            f,
-            S_KING,
-            "king_danger_eg_percent",
-            std::slice::from_mut(&mut self.king_danger_eg_percent),
-        );
-        one(f, S_DEFENCE, "citadel_present", &mut self.citadel_present);
-        one(
-            f,
-            S_DEFENCE,
-            "citadel_near_king",
-            &mut self.citadel_near_king,
-        );
-        one(f, S_DEFENCE, "magus_guard", &mut self.magus_guard);
-        one(f, S_DEFENCE, "disk_shield", &mut self.disk_shield);
-        one(f, S_DEFENCE, "open_diagonal", &mut self.open_diagonal);
-        one(f, S_CONTROL, "field_control", &mut self.field_control);
-        one(f, S_CONTROL, "bypass_control", &mut self.bypass_control);
-        one(f, S_TEMPO, "tempo", &mut self.tempo);
-    }
-
-    /// Parses the params format; every parameter exactly once; errors name
-    /// the line. Never panics.
-    pub fn parse(text: &str) -> Result<Self, String> {
-        let mut p = Self::zeroed();
-        let mut arity: HashMap<String, usize> = HashMap::new();
-        let mut order: Vec<String> = Vec::new();
-        p.visit(&mut |e| {
-            arity.insert(e.name.clone(), e.values.len());
-            order.push(e.name);
-        });
-        let mut given: HashMap<String, (usize, Vec<i32>)> = HashMap::new();
-        for (i, raw) in text.lines().enumerate() {
-            let line_no = i + 1;
-            let line = raw.split('#').next().unwrap_or("").trim();
-            if line.is_empty() {
-                continue;
-            }
-            let Some((name, rest)) = line.split_once('=') else {
-                return Err(format!(
-                    "line {line_no}: expected 'name = value ...', found '{line}'"
-                ));
-            };
-            let name = name.trim();
-            if name.is_empty() {
-                return Err(format!("line {line_no}: no parameter name before '='"));
-            }
-            let Some(&want) = arity.get(name) else {
-                return Err(format!("line {line_no}: unknown parameter '{name}'"));
-            };
-            let mut values = Vec::with_capacity(want);
-            for tok in rest.split_whitespace() {
-                let v: i32 = tok.parse().map_err(|_| {
-                    format!("line {line_no}: value '{tok}' of '{name}' is not an integer")
-                })?;
-                if v.abs() > PARAM_LIMIT {
-                    return Err(format!(
-                        "line {line_no}: value {v} of '{name}' is outside -{PARAM_LIMIT}..={PARAM_LIMIT}"
-                    ));
-                }
-                values.push(v);
-            }
-            if values.len() != want {
-                let what = match want {
-                    1 => "1 value".to_string(),
-                    2 => "2 values (midgame endgame)".to_string(),
-                    n => format!("{n} values"),
-                };
-                return Err(format!(
-                    "line {line_no}: '{name}' needs {what}, found {}",
-                    values.len()
-                ));
-            }
-            if let Some((first, _)) = given.get(name) {
-                return Err(format!(
-                    "line {line_no}: '{name}' given twice (first on line {first})"
-                ));
-            }
-            given.insert(name.to_string(), (line_no, values));
-        }
-        let missing: Vec<&str> = order
-            .iter()
-            .filter(|n| !given.contains_key(*n))
-            .map(|n| n.as_str())
-            .collect();
-        if !missing.is_empty() {
-            let shown: Vec<&str> = missing.iter().take(5).copied().collect();
-            let more = if missing.len() > 5 {
-                format!(" and {} more", missing.len() - 5)
-            } else {
-                String::new()
-            };
-            return Err(format!(
-                "missing parameter{} {}{more} (every parameter must be given)",
-                if missing.len() > 1 { "s" } else { "" },
-                shown.join(", ")
-            ));
-        }
-        p.visit(&mut |e| e.values.copy_from_slice(&given[&e.name].1));
-        for name in ["phase_total", "king_danger_div"] {
-            let v = if name == "phase_total" {
-                p.phase_total
-            } else {
-                p.king_danger_div
-            };
-            if v <= 0 {
-                return Err(format!("line {}: '{name}' must be positive", given[name].0));
-            }
-        }
-        Ok(p)
-    }
-
-    /// The tuner's view: every scalar weight in file order, named
-    /// `name` (one value), `name.mg`/`name.eg` (a pair) or `name[i]`.
-    pub fn flat_names(&self) -> Vec<String> {
-        let mut out = Vec::new();
-        self.clone().visit(&mut |e| match e.values.len() {
-            1 => out.push(e.name),
-            2 => {
-                out.push(format!("{}.mg", e.name));
-                out.push(format!("{}.eg", e.name));
-            }
-            n => out.extend((0..n).map(|i| format!("{}[{i}]", e.name))),
-        });
-        out
-    }
-
-    /// Every scalar weight in the order of [`EvalParams::flat_names`].
-    pub fn to_flat(&self) -> Vec<i32> {
-        let mut out = Vec::new();
-        self.clone().visit(&mut |e| out.extend_from_slice(e.values));
-        out
-    }
-
-    /// A copy with the weights of `flat` (as [`EvalParams::to_flat`]),
-    /// clamped to what [`EvalParams::parse`] accepts.
-    pub fn with_flat(&self, flat: &[i32]) -> Self {
-        let mut p = self.clone();
-        let mut i = 0;
-        p.visit(&mut |e| {
-            for v in e.values.iter_mut() {
-                *v = flat[i].clamp(-PARAM_LIMIT, PARAM_LIMIT);
-                i += 1;
-            }
-        });
-        assert_eq!(i, flat.len(), "flat parameter count");
-        p.phase_total = p.phase_total.max(1);
-        p.king_danger_div = p.king_danger_div.max(1);
-        p
-    }
-
-    /// The canonical text; `parse(&p.to_text()) == Ok(p)`.
-    pub fn to_text(&self) -> String {
-        let mut out = String::from(
-            "# ghast: Vyremorn evaluation parameters (format: tuning/README.md).\n\
-             # Pairs are 'midgame endgame'; values in centipawns.\n",
-        );
-        let mut copy = self.clone();
-        let mut section = "";
-        copy.visit(&mut |e| {
-            if e.section != section {
-                section = e.section;
-                out.push_str(&format!("\n# {section}\n"));
-            }
-            let vals: Vec<String> = e.values.iter().map(|v| v.to_string()).collect();
-            out.push_str(&format!("{:<29} = {}\n", e.name, vals.join(" ")));
-        });
-        out
-    }
-}
+params_file::param_set_methods!(EvalParams);
 
 static DEFAULT: LazyLock<EvalParams> = LazyLock::new(|| {
     EvalParams::parse(include_str!("../../../tuning/vyremorn.params"))
