@@ -181,6 +181,18 @@ enum Command {
         /// held-out loss are written (early stopping). 0 = none.
         #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u32).range(0..=50))]
         validation: u32,
+        /// Leave out games that datagen ended by its ply limit (`max
+        /// plies`): unfinished games whose draw says little about their
+        /// positions.
+        #[arg(long)]
+        exclude_unfinished: bool,
+        /// L2 pull toward the starting weights: REG x sum of ((w - w0) x c
+        /// / 100)^2 is added to the loss, c the weight's RMS coefficient
+        /// where it is used (so (w - w0) x c is the typical change of the
+        /// evaluation it makes, in cp). Weights the data says little about
+        /// stay near their starting values. 0 = none.
+        #[arg(long, default_value_t = 0.0)]
+        reg: f64,
         /// Tune only weights whose name starts with one of these prefixes
         /// (e.g. material. tempo); all by default.
         #[arg(long, num_args = 1..)]
@@ -383,6 +395,8 @@ fn main() -> ExitCode {
             k,
             max_positions,
             validation,
+            exclude_unfinished,
+            reg,
             only,
             freeze,
             threads,
@@ -399,13 +413,18 @@ fn main() -> ExitCode {
                 k,
                 only,
                 freeze,
+                reg,
+            };
+            let filter = ghast::tune::texel::DataFilter {
                 validation_percent: validation,
+                exclude_unfinished,
             };
             ghast::with_game!(variant.as_str(), G => ghast::tune::texel::run::<G>(
                 &data,
                 &out,
                 init.as_deref(),
                 max_positions,
+                filter,
                 &opts
             ))
             .and_then(|r| r.map(|_| ()))

@@ -45,10 +45,15 @@ pub struct TuneOptions {
     pub only: Vec<String>,
     /// Never tune the weights whose name starts with one of these.
     pub freeze: Vec<String>,
-    /// Percentage of the games held out to measure the loss on positions the
-    /// tuner never fits (0 = none). The weights returned are those of the
-    /// epoch with the lowest held-out loss (early stopping).
-    pub validation_percent: u32,
+    /// L2 pull toward the starting weights, measured in evaluation: `reg`
+    /// times the sum over the tuned weights of ((w - w0) * c / 100)^2, c
+    /// the RMS coefficient of the weight over the positions it affects (so
+    /// (w - w0) * c is the typical change of the evaluation in centipawns,
+    /// whether the weight counts pieces or mobility squares), is added to
+    /// the loss the steps minimise. Weights the data says little about
+    /// (rare terms, terms collinear with others) then stay near their
+    /// starting values instead of drifting wherever the noise pushes them.
+    pub reg: f64,
 }
 
 impl Default for TuneOptions {
@@ -60,7 +65,7 @@ impl Default for TuneOptions {
             k: None,
             only: Vec::new(),
             freeze: Vec::new(),
-            validation_percent: 10,
+            reg: 0.0,
         }
     }
 }
@@ -217,7 +222,8 @@ pub fn tune<G: Tunable>(
     let names = G::param_names(start);
     let n = names.len();
     let mut flat = G::params_to_flat(start);
-    let mut theta: Vec<f64> = flat.iter().map(|&v| v as f64).collect();
+    let origin: Vec<f64> = flat.iter().map(|&v| v as f64).collect();
+    let mut theta = origin.clone();
     let mut active: Vec<bool> = names
         .iter()
         .map(|name| {
@@ -241,6 +247,8 @@ pub fn tune<G: Tunable>(
     let count = positions.len().max(1) as f64;
     let mut lr = opts.lr;
     let mut scale = vec![1.0f64; n];
+    // Per weight: mean squared coefficient where it is nonzero (epoch 0).
+    let mut coef_square = vec![0.0f64; n];
     let mut best: Option<(f64, Vec<i32>)> = None;
     for epoch in 0..=opts.epochs {
         let started = std::time::Instant::now();
@@ -277,6 +285,14 @@ pub fn tune<G: Tunable>(
                     hits[j as usize] += 1.0;
                 }
             }
+            for l in &lin {
+                for (&j, &c) in l.idx.iter().zip(&l.coef) {
+                    coef_square[j as usize] += (c * c) as f64;
+                }
+            }
+            for j in 0..n {
+                coef_square[j] /= hits[j].max(1.0);
+            }
             let mut nonlinear = Vec::new();
             for j in 0..n {
                 if active[j] && curve[j] / hits[j] > (2.0f64).max(0.2 * slope[j] / hits[j]) {
@@ -300,6 +316,14 @@ pub fn tune<G: Tunable>(
         }
         let k = report.k;
         let loss = mse(&evals, results, k);
+        let penalty = |w: &[i32]| -> f64 {
+            (0..n)
+                .filter(|&j| active[j])
+                .map(|j| (w[j] as f64 - origin[j]).powi(2) * coef_square[j] / (100.0 * 100.0))
+                .sum::<f64>()
+                * opts.reg
+        };
+        let objective = loss + penalty(&flat);
         report.losses.push(loss);
         let held_out = match validation_loss(&flat, k) {
             Some(vl) => {
@@ -361,7 +385,8 @@ pub fn tune<G: Tunable>(
                     if !active[j] {
                         continue;
                     }
-                    let g = grad[j] / count;
+                    let g =
+                        grad[j] / count + 2.0 * opts.reg * (theta[j] - origin[j]) / (100.0 * 100.0);
                     m[j] = b1 * m[j] + (1.0 - b1) * g;
                     v[j] = b2 * v[j] + (1.0 - b2) * g * g;
                     let mh = m[j] / (1.0 - b1.powi(t));
@@ -383,8 +408,9 @@ pub fn tune<G: Tunable>(
                 .map(|p| p.white_eval(&at) as f64)
                 .collect();
             let new_loss = mse(&evals, results, k);
-            if new_loss < loss || attempt == 3 {
-                if new_loss < loss {
+            let new_objective = new_loss + penalty(&candidate);
+            if new_objective < objective || attempt == 3 {
+                if new_objective < objective {
                     flat = candidate;
                 } else {
                     theta = theta0.clone();
@@ -393,7 +419,7 @@ pub fn tune<G: Tunable>(
             }
             lr *= 0.5;
             log(&format!(
-                "          loss would rise to {new_loss:.6}; retrying with lr {lr}"
+                "          loss would rise to {new_loss:.6} (with the pull {new_objective:.6}); retrying with lr {lr}"
             ));
             theta = theta0.clone();
             (m, v) = (vec![0.0; n], vec![0.0; n]);
@@ -427,13 +453,23 @@ fn held_out(game: usize, percent: u32) -> bool {
     (game as u64 * percent as u64) % 100 < percent as u64
 }
 
-/// Reads a data file into training and held-out positions
-/// (`validation_percent` of the games, split at the `# game` lines).
-/// `limit` caps the training positions, spread evenly over the file.
+/// Which games of a data file are read.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct DataFilter {
+    /// Percentage of the games held out (see [`held_out`]).
+    pub validation_percent: u32,
+    /// Skip games that ended by datagen's ply limit (`max plies`): they
+    /// were not finished, and their draw says little about the positions.
+    pub exclude_unfinished: bool,
+}
+
+/// Reads a data file into training and held-out positions (whole games,
+/// split at the `# game` lines). `limit` caps the training positions,
+/// spread evenly over the file.
 pub fn load<G: Tunable>(
     path: &str,
     limit: Option<usize>,
-    validation_percent: u32,
+    filter: DataFilter,
 ) -> Result<(DataSet<G>, DataSet<G>), String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read '{path}': {e}"))?;
     let mut train = DataSet {
@@ -445,8 +481,27 @@ pub fn load<G: Tunable>(
         results: Vec::new(),
     };
     let mut game = 0usize;
+    // The positions of the game being read, kept until its `# game` line
+    // says how it ended.
+    let mut pending: Vec<(G, f64)> = Vec::new();
+    let mut flush = |pending: &mut Vec<(G, f64)>, game: usize| {
+        let set = if held_out(game, filter.validation_percent) {
+            &mut valid
+        } else {
+            &mut train
+        };
+        for (pos, result) in pending.drain(..) {
+            set.positions.push(pos);
+            set.results.push(result);
+        }
+    };
     for (i, line) in text.lines().enumerate() {
-        if line.starts_with("# game ") {
+        if let Some(rest) = line.strip_prefix("# game ") {
+            if filter.exclude_unfinished && rest.ends_with("max plies") {
+                pending.clear();
+            } else {
+                flush(&mut pending, game);
+            }
             game += 1;
             continue;
         }
@@ -455,14 +510,10 @@ pub fn load<G: Tunable>(
         };
         let sample = sample.map_err(|e| format!("{path}:{}: {e}", i + 1))?;
         let pos = G::from_fen(&sample.fen).map_err(|e| format!("{path}:{}: {e}", i + 1))?;
-        let set = if held_out(game, validation_percent) {
-            &mut valid
-        } else {
-            &mut train
-        };
-        set.positions.push(pos);
-        set.results.push(sample.result);
+        pending.push((pos, sample.result));
     }
+    // Positions after the last `# game` line (a file not from datagen).
+    flush(&mut pending, game);
     if let Some(limit) = limit.filter(|&l| l < train.positions.len()) {
         // An even spread over the file rather than its first games.
         let step = train.positions.len() as f64 / limit as f64;
@@ -483,10 +534,11 @@ pub fn run<G: Tunable>(
     out: &str,
     init: Option<&str>,
     limit: Option<usize>,
+    filter: DataFilter,
     opts: &TuneOptions,
 ) -> Result<TuneReport, String> {
     let started = std::time::Instant::now();
-    let (train, valid) = load::<G>(data, limit, opts.validation_percent)?;
+    let (train, valid) = load::<G>(data, limit, filter)?;
     let start = match init {
         Some(path) => {
             let text =
@@ -499,10 +551,15 @@ pub fn run<G: Tunable>(
         }
     };
     println!(
-        "{} training positions, {} held out ({} % of the games)",
+        "{} training positions, {} held out ({} % of the games){}",
         train.positions.len(),
         valid.positions.len(),
-        opts.validation_percent
+        filter.validation_percent,
+        if filter.exclude_unfinished {
+            "; games ended by the ply limit left out"
+        } else {
+            ""
+        }
     );
     let validation = Validation {
         positions: &valid.positions,
@@ -534,7 +591,7 @@ pub fn run<G: Tunable>(
     ) {
         (Some(a), Some(b)) => format!(
             "# held-out loss {a:.6} -> {b:.6} on {} positions ({} % of the games).\n",
-            report.validation_positions, opts.validation_percent
+            report.validation_positions, filter.validation_percent
         ),
         _ => String::new(),
     };
@@ -629,7 +686,7 @@ mod tests {
             k: Some(k_true),
             only: vec!["material.".into()],
             freeze: Vec::new(),
-            validation_percent: 0,
+            reg: 0.0,
         };
         let mut lines = Vec::new();
         let (tuned, report) = tune::<Nimrod>(&positions, &results, None, &start, &opts, &mut |l| {
@@ -755,13 +812,62 @@ mod tests {
         let path = std::env::temp_dir().join(format!("ghast-load-{}.data", std::process::id()));
         std::fs::write(&path, text).unwrap();
         let path = path.to_str().unwrap().to_string();
-        let (train, valid) = load::<Nimrod>(&path, None, 10).unwrap();
+        let split = |validation_percent, exclude_unfinished| DataFilter {
+            validation_percent,
+            exclude_unfinished,
+        };
+        let (train, valid) = load::<Nimrod>(&path, None, split(10, false)).unwrap();
         assert_eq!((train.positions.len(), valid.positions.len()), (36, 4));
         // Games 0 and 10 (positions 0, 1, 20, 21) are held out.
         assert_eq!(valid.positions[0].to_fen(), positions[0].to_fen());
         assert_eq!(valid.positions[2].to_fen(), positions[20].to_fen());
-        let (train, valid) = load::<Nimrod>(&path, Some(9), 0).unwrap();
+        let (train, valid) = load::<Nimrod>(&path, Some(9), split(0, false)).unwrap();
         assert_eq!((train.positions.len(), valid.positions.len()), (9, 0));
+        // Games 3 and 7 ended by the ply limit: left out on request.
+        let text = std::fs::read_to_string(&path)
+            .unwrap()
+            .replace("# game 3 1.0 10 mate", "# game 3 0.5 300 max plies")
+            .replace("# game 7 1.0 10 mate", "# game 7 0.5 300 max plies");
+        std::fs::write(&path, text).unwrap();
+        let (train, valid) = load::<Nimrod>(&path, None, split(10, true)).unwrap();
+        assert_eq!((train.positions.len(), valid.positions.len()), (32, 4));
+        assert!(train.results.iter().all(|&r| r == 1.0));
         std::fs::remove_file(&path).unwrap();
+    }
+
+    /// The pull toward the starting weights keeps them closer: the same
+    /// fit with `reg` moves the changed weights less far.
+    #[test]
+    fn regularisation_pulls_toward_the_start() {
+        let start = Nimrod::default_eval_params().clone();
+        let names = Nimrod::param_names(&start);
+        let knight = names
+            .iter()
+            .position(|n| n == "material.knight.mg")
+            .unwrap();
+        let mut truth_flat = Nimrod::params_to_flat(&start);
+        truth_flat[knight] += 120;
+        let truth = Nimrod::params_from_flat(&start, &truth_flat);
+        let positions = random_positions(2000);
+        let results: Vec<f64> = positions
+            .iter()
+            .map(|p| sigmoid(0.004 * p.white_eval(&truth) as f64))
+            .collect();
+        let run = |reg: f64| {
+            let opts = TuneOptions {
+                epochs: 4,
+                lr: 3.0,
+                steps: 60,
+                k: Some(0.004),
+                only: vec!["material.knight".into()],
+                reg,
+                ..TuneOptions::default()
+            };
+            let (tuned, _) = tune::<Nimrod>(&positions, &results, None, &start, &opts, &mut |_| {});
+            Nimrod::params_to_flat(&tuned)[knight] - Nimrod::params_to_flat(&start)[knight]
+        };
+        let (free, pulled) = (run(0.0), run(0.05));
+        assert!(free > 80, "unregularised change {free}");
+        assert!(pulled > 0 && pulled < free / 2, "{pulled} vs {free}");
     }
 }
