@@ -190,11 +190,12 @@ impl<'a, G: Game> Worker<'a, G> {
                 .nodes
                 .fetch_add(self.unflushed_nodes, Ordering::Relaxed);
             self.unflushed_nodes = 0;
-            // Never stop on time before the first iteration has a move.
+            // The hard limit holds even inside the first iteration (a
+            // slow depth 1 must not lose on time); the best root move
+            // searched so far is played then.
             if self.id == 0
                 && !self.shared.pondering.load(Ordering::Acquire)
                 && let Some(b) = self.budget
-                && self.completed_depth > 0
                 && self.elapsed_for_clock() >= b.hard
             {
                 self.shared.stop.store(true, Ordering::Release);
@@ -274,6 +275,20 @@ impl<'a, G: Game> Worker<'a, G> {
                 self.root_moves[pv_index..].sort_by_key(|r| std::cmp::Reverse(r.score));
             }
             if self.stopped && self.completed_depth > 0 {
+                break;
+            }
+            if self.stopped {
+                // Stopped inside the first iteration: the best root move
+                // with a score so far, else the first in order.
+                if let Some(r) = self
+                    .root_moves
+                    .iter()
+                    .filter(|r| r.score > -INFINITY)
+                    .max_by_key(|r| r.score)
+                {
+                    best.best = Some(r.mv);
+                    best.score = r.score;
+                }
                 break;
             }
             self.completed_depth = depth;

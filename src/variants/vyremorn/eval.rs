@@ -236,6 +236,24 @@ pub fn mvv_lva(p: &Position, mv: Move) -> i32 {
     victim * 16 - attacker / 16
 }
 
+/// What a capture wins if the opponent recaptures once on the target when
+/// it can (x-rays, pins and the rest of the exchange are ignored): the
+/// victim's value, minus the capturer's when the target is attacked.
+pub fn capture_gain_estimate(p: &Position, mv: Move) -> i32 {
+    let victim = cell_value(p.board[mv.to() as usize]);
+    let from = p.board[mv.from() as usize];
+    let attacker = if mv.has(F_DISK) {
+        default_params().material[DISK_INDEX][0]
+    } else {
+        cell_value(from & 31)
+    };
+    if p.attacked(mv.to(), p.side.index() ^ 1) {
+        victim - attacker
+    } else {
+        victim
+    }
+}
+
 /// Whether `color` has a piece other than King, Pawns, Disks and Citadel
 /// (the null-move condition).
 pub fn has_piece_material(p: &Position, color: usize) -> bool {

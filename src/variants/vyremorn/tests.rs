@@ -1400,3 +1400,72 @@ fn outcomes_and_draw_rules() {
     assert_eq!(quiet.outcome(&h), None);
     assert!(!quiet.is_rule_draw(&h));
 }
+
+/// A middlegame from a 1+0.01 match where the engine lost on time: a
+/// depth-1 search took 60,606 nodes (seldepth 29) because the quiescence
+/// search tried every capture, however losing.
+const CAPTURE_RICH: &str = "1pp1wrgmk/2dpnbecq/3dpnabf/9aner/P8dpn1/PD7pd1w/1PD8dp/WNPDN8/RE1A8p/FBANPDWP1/QCEBNPD2/KMGR2P2 w g1f2g2e3f3c5d5b6c6l6m6a7b7k7a8j8k8h10i10g11h11f12g12 6 4";
+const CAPTURE_RICH_MOVES: &str = "g3i5 j9i9 e5f3 l8k6 i5k7 i9h9 d4d5 m7j8 d5f7d m9m7 k7i9 i10g10 b5d6 h9f7 d6f7 j7j6 c3f6 k10g6 f6e7 m7h7 i9j6 h7h3 e2g3 j11g8 b3e6 i12h9 a2d5 j10i8 j6i9";
+
+fn capture_rich() -> crate::game::GameState<Position> {
+    let moves: Vec<&str> = CAPTURE_RICH_MOVES.split_whitespace().collect();
+    crate::game::GameState::<Position>::from_setup(Some(CAPTURE_RICH), &moves).unwrap()
+}
+
+#[test]
+fn capture_estimate_subtracts_the_capturer_only_on_attacked_squares() {
+    let moves: Vec<&str> = CAPTURE_RICH_MOVES.split_whitespace().collect();
+    let (mut attacked, mut free) = (0, 0);
+    for n in 0..=moves.len() {
+        let state = crate::game::GameState::<Position>::from_setup(Some(CAPTURE_RICH), &moves[..n])
+            .unwrap();
+        let p = &state.position;
+        let them = p.side.index() ^ 1;
+        for mv in legal(p).into_iter().filter(|&m| p.is_tactical(m)) {
+            let victim = eval::cell_value(p.board[mv.to() as usize]);
+            let gain = eval::capture_gain_estimate(p, mv);
+            if p.attacked(mv.to(), them) {
+                attacked += 1;
+                assert!(gain < victim, "{}", p.move_to_string(mv));
+            } else {
+                free += 1;
+                assert_eq!(gain, victim, "{}", p.move_to_string(mv));
+                assert!(p.see_at_least(mv, 0));
+            }
+        }
+    }
+    assert!(attacked > 0 && free > 0, "{attacked} {free}");
+}
+
+#[test]
+fn depth_one_search_stays_small_in_a_capture_rich_middlegame() {
+    use crate::search::{Config, Limits, Shared, search};
+    let state = capture_rich();
+    let shared = Shared::new(1);
+    let limits = Limits {
+        depth: Some(1),
+        ..Limits::default()
+    };
+    shared.prepare(&limits);
+    let out = search(&state, &limits, &Config::default(), &shared, &|_| {});
+    assert!(out.best.is_some());
+    assert!(out.nodes < 5_000, "depth 1 took {} nodes", out.nodes);
+}
+
+/// Stopped inside the first iteration (here by a node limit; on a clock
+/// it is the hard limit), the search still answers with a legal move.
+#[test]
+fn search_stopped_inside_depth_one_plays_a_legal_move() {
+    use crate::search::{Config, Limits, Shared, search};
+    let state = capture_rich();
+    let shared = Shared::new(1);
+    let limits = Limits {
+        nodes: Some(40),
+        ..Limits::default()
+    };
+    shared.prepare(&limits);
+    let out = search(&state, &limits, &Config::default(), &shared, &|_| {});
+    let best = out.best.expect("a move");
+    assert!(legal(&state.position).contains(&best));
+    assert_eq!(out.depth, 0);
+}
