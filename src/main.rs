@@ -148,7 +148,7 @@ enum Command {
     /// params file (tuning/README.md) loadable with the EvalFile option.
     ///
     /// Example: ghast tune --variant nimrod --data nimrod.data
-    /// --out tuning/nimrod.tuned.params --epochs 10
+    /// --out nimrod.candidate.params --epochs 10 --lr 0.25 --reg 0.001
     Tune {
         #[arg(long, short, default_value = variants::DEFAULT_VARIANT)]
         variant: String,
