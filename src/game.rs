@@ -343,6 +343,18 @@ pub trait Game: Clone + Send + Sync + Sized + 'static {
         true
     }
 
+    /// [`Game::see_at_least`] with the piece values of `params`, the
+    /// weights the search evaluates with (`EvalFile`), so that exchanges
+    /// and the evaluation agree. By default the compiled-in values.
+    fn see_at_least_with(
+        &self,
+        _params: &Self::EvalParams,
+        mv: Self::Move,
+        threshold: i32,
+    ) -> bool {
+        self.see_at_least(mv, threshold)
+    }
+
     /// The evaluator's weights (one params file, `tuning/*.params`).
     type EvalParams: Send + Sync + 'static;
 

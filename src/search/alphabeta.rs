@@ -584,7 +584,7 @@ impl<'a, G: Game> Worker<'a, G> {
             let s = if G::encode_move(mv) == tt_move {
                 TT_MOVE_SCORE
             } else if pos.is_tactical(mv) {
-                if pos.see_at_least(mv, 0) {
+                if pos.see_at_least_with(self.eval, mv, 0) {
                     GOOD_TACTICAL_SCORE + pos.tactical_score(mv)
                 } else {
                     BAD_TACTICAL_SCORE + pos.tactical_score(mv)
@@ -765,7 +765,9 @@ impl<'a, G: Game> Worker<'a, G> {
             // Out of check every move is tried; otherwise the game's
             // tactical moves that do not lose material.
             let s = if pos.is_tactical(mv) {
-                if in_check || pos.see_at_least(mv, self.params.qsearch_see_threshold) {
+                if in_check
+                    || pos.see_at_least_with(self.eval, mv, self.params.qsearch_see_threshold)
+                {
                     GOOD_TACTICAL_SCORE + pos.tactical_score(mv)
                 } else {
                     i32::MIN

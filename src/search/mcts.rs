@@ -312,6 +312,8 @@ struct Context<'a, G: Game> {
     root: &'a GameState<G>,
     root_node: &'a Node<G::Move>,
     config: &'a Config,
+    /// The evaluation weights in force (`EvalFile`, else compiled in).
+    eval: &'a G::EvalParams,
     shared: &'a Shared,
     playouts: AtomicU64,
     depth_sum: AtomicU64,
@@ -335,11 +337,17 @@ impl<'a, G: Game> Context<'a, G> {
         config: &'a Config,
         shared: &'a Shared,
     ) -> Self {
+        let eval = config
+            .eval
+            .as_ref()
+            .and_then(|e| e.downcast_ref::<G::EvalParams>())
+            .unwrap_or_else(|| G::default_eval_params());
         Context {
             tree,
             root,
             root_node,
             config,
+            eval,
             shared,
             playouts: AtomicU64::new(0),
             depth_sum: AtomicU64::new(0),
@@ -390,7 +398,11 @@ impl<'a, G: Game> Context<'a, G> {
         let eval_weight = p.mcts_prior_eval_x100 as f64 / 100.0 / 100.0;
         let temp = p.mcts_prior_temp_x100 as f64 / 100.0;
         let check_bonus = p.mcts_prior_check_x100 as f64 / 100.0;
-        let parent_eval = if eval_weight > 0.0 { pos.evaluate() } else { 0 };
+        let parent_eval = if eval_weight > 0.0 {
+            pos.evaluate_with(self.eval)
+        } else {
+            0
+        };
         // Good tactical moves ranked by the game's ordering score.
         let mut tactical: Vec<(i32, usize)> = Vec::new();
         let mut logits: Vec<f64> = Vec::with_capacity(moves.len());
@@ -399,7 +411,7 @@ impl<'a, G: Game> Context<'a, G> {
         let mut finished: Vec<(usize, Box<Node<G::Move>>)> = Vec::new();
         for (i, &mv) in moves.as_slice().iter().enumerate() {
             let mut logit = 0.0;
-            if pos.is_tactical(mv) && pos.see_at_least(mv, 0) {
+            if pos.is_tactical(mv) && pos.see_at_least_with(self.eval, mv, 0) {
                 tactical.push((pos.tactical_score(mv), i));
                 logit += tactical_bonus;
             }
@@ -410,7 +422,7 @@ impl<'a, G: Game> Context<'a, G> {
                 0
             };
             if eval_weight > 0.0 {
-                let gain = (-child.evaluate() - parent_eval).clamp(-300, 300);
+                let gain = (-child.evaluate_with(self.eval) - parent_eval).clamp(-300, 300);
                 logit += gain as f64 * eval_weight;
             }
             if child.in_check() {
@@ -503,10 +515,13 @@ impl<'a, G: Game> Context<'a, G> {
                 0,
                 &mut worker.history,
                 &mut left,
-                self.config.params.qsearch_see_threshold,
+                &LeafEval {
+                    see_threshold: self.config.params.qsearch_see_threshold,
+                    eval: self.eval,
+                },
             )
         } else {
-            pos.evaluate()
+            pos.evaluate_with(self.eval)
         };
         cp_to_value(cp, self.scale())
     }
@@ -821,6 +836,14 @@ fn edge_rank<M>(e: &Edge<M>) -> (f64, f64) {
     (n, q)
 }
 
+/// What the leaf quiescence search evaluates with.
+struct LeafEval<'a, G: Game> {
+    /// Captures must win at least this much (SEE).
+    see_threshold: i32,
+    /// The evaluation weights in force.
+    eval: &'a G::EvalParams,
+}
+
 /// Alpha-beta over the game's tactical moves (all moves in check), at most
 /// `left` nodes: the leaf value in centipawns.
 fn qsearch<G: Game>(
@@ -830,11 +853,12 @@ fn qsearch<G: Game>(
     ply: usize,
     history: &mut History,
     left: &mut u32,
-    see_threshold: i32,
+    leaf: &LeafEval<'_, G>,
 ) -> i32 {
+    let (see_threshold, eval) = (leaf.see_threshold, leaf.eval);
     let in_check = pos.in_check();
     if *left == 0 || ply >= 16 {
-        return pos.evaluate();
+        return pos.evaluate_with(eval);
     }
     *left -= 1;
     let mut moves = G::Moves::default();
@@ -850,7 +874,11 @@ fn qsearch<G: Game>(
     } else {
         pos.tactical_moves(history, &mut moves);
     }
-    let mut best = if in_check { -MATE } else { pos.evaluate() };
+    let mut best = if in_check {
+        -MATE
+    } else {
+        pos.evaluate_with(eval)
+    };
     if best >= beta {
         return best;
     }
@@ -858,7 +886,7 @@ fn qsearch<G: Game>(
     let mut order: Vec<(i32, G::Move)> = moves
         .as_slice()
         .iter()
-        .filter(|&&m| in_check || pos.see_at_least(m, see_threshold))
+        .filter(|&&m| in_check || pos.see_at_least_with(eval, m, see_threshold))
         .map(|&m| {
             let s = if pos.is_tactical(m) {
                 1_000_000 + pos.tactical_score(m)
@@ -874,7 +902,7 @@ fn qsearch<G: Game>(
         if G::LEGALITY_USES_HISTORY {
             history.push(pos.repetition_key());
         }
-        let score = -qsearch(&child, -beta, -alpha, ply + 1, history, left, see_threshold);
+        let score = -qsearch(&child, -beta, -alpha, ply + 1, history, left, leaf);
         if G::LEGALITY_USES_HISTORY {
             history.pop();
         }
@@ -1076,6 +1104,34 @@ fn main_loop<G: Game>(
 mod tests {
     use super::*;
     use crate::variants::nimrod::Nimrod;
+
+    /// MCTS evaluates with the weights of `Config::eval` (`EvalFile`):
+    /// with every material weight doubled the same node-limited search
+    /// reports another score.
+    #[test]
+    fn eval_file_weights_reach_the_leaves() {
+        let state = GameState::<Nimrod>::from_setup(None, &["e2e4", "d7d5"]).unwrap();
+        let limits = Limits {
+            nodes: Some(3_000),
+            ..Limits::default()
+        };
+        let run = |config: &Config| {
+            let shared = Shared::new(1);
+            shared.prepare(&limits);
+            search(&state, &limits, config, &shared, &|_| {}).score
+        };
+        let default = run(&config());
+        let mut heavy = Nimrod::default_eval_params().clone();
+        for row in heavy.material.iter_mut() {
+            row[0] *= 2;
+            row[1] *= 2;
+        }
+        let heavy_config = Config {
+            eval: Some(std::sync::Arc::new(heavy)),
+            ..config()
+        };
+        assert_ne!(run(&heavy_config), default);
+    }
 
     #[test]
     fn value_mapping_round_trips() {

@@ -228,6 +228,10 @@ impl<F: Flavor> Game for Position<F> {
         self.see(mv) >= threshold
     }
 
+    fn see_at_least_with(&self, params: &eval::EvalParams, mv: Move, threshold: i32) -> bool {
+        self.see_in(params, mv) >= threshold
+    }
+
     type EvalParams = eval::EvalParams;
 
     fn default_eval_params() -> &'static eval::EvalParams {

@@ -8,14 +8,20 @@ use super::position::*;
 use crate::bitboard::{bit, file_of, rank_of, square, squares};
 
 impl<F: Flavor> Position<F> {
-    /// Exchange value of a kind: the evaluator's midgame material, so the
-    /// search and the evaluation agree on what a piece is worth.
+    /// Exchange value of a kind: the compiled-in evaluator's midgame
+    /// material, so the search and the evaluation agree on what a piece
+    /// is worth.
     #[inline(always)]
     pub fn exchange_value(kind: usize) -> i32 {
+        Self::exchange_value_in(super::eval::default_params(), kind)
+    }
+
+    /// Exchange value of a kind with the weights `p` (an `EvalFile`).
+    #[inline(always)]
+    pub fn exchange_value_in(p: &super::eval::EvalParams, kind: usize) -> i32 {
         if kind == KING {
             return 20_000;
         }
-        let p = super::eval::default_params();
         let table = if F::CORNER {
             &p.material_corner
         } else {
@@ -42,8 +48,14 @@ impl<F: Flavor> Position<F> {
     }
 
     /// The material `mv` wins when both sides keep recapturing on its
-    /// target with their least valuable attacker (pins are ignored).
+    /// target with their least valuable attacker (pins are ignored), with
+    /// the compiled-in piece values.
     pub fn see(&self, mv: Move) -> i32 {
+        self.see_in(super::eval::default_params(), mv)
+    }
+
+    /// [`Position::see`] with the piece values of `p`.
+    pub fn see_in(&self, p: &super::eval::EvalParams, mv: Move) -> i32 {
         if mv.flag() == FLAG_CASTLE {
             return 0;
         }
@@ -53,16 +65,16 @@ impl<F: Flavor> Position<F> {
         let mut gain = [0i32; 40];
         gain[0] = match self.board[to as usize] {
             EMPTY => 0,
-            p => Self::exchange_value(piece_kind(p)),
+            victim => Self::exchange_value_in(p, piece_kind(victim)),
         };
         if mv.flag() == FLAG_EP {
-            gain[0] = Self::exchange_value(PAWN);
+            gain[0] = Self::exchange_value_in(p, PAWN);
             occ ^= bit(square(file_of(to), rank_of(from)));
         }
-        let mut on_square = Self::exchange_value(piece_kind(self.board[from as usize]));
+        let mut on_square = Self::exchange_value_in(p, piece_kind(self.board[from as usize]));
         if let Some(kind) = mv.promotion() {
-            let promoted = Self::exchange_value(kind);
-            gain[0] += promoted - Self::exchange_value(PAWN);
+            let promoted = Self::exchange_value_in(p, kind);
+            gain[0] += promoted - Self::exchange_value_in(p, PAWN);
             on_square = promoted;
         }
         let mut side = self.side.index() ^ 1;
@@ -75,7 +87,7 @@ impl<F: Flavor> Position<F> {
             // Least valuable attacker.
             let mut chosen = None;
             for sq in squares(attackers) {
-                let v = Self::exchange_value(piece_kind(self.board[sq as usize]));
+                let v = Self::exchange_value_in(p, piece_kind(self.board[sq as usize]));
                 if chosen.is_none_or(|(_, best)| v < best) {
                     chosen = Some((sq, v));
                 }

@@ -1807,3 +1807,19 @@ fn fuzz_parse_move() {
         }
     }
 }
+
+/// The static exchange evaluation uses the piece values it is given (an
+/// `EvalFile`'s): a Knight taking a Pawn defended by a Pawn loses with the
+/// compiled-in values and wins when Pawns are made worth more than Knights.
+#[test]
+fn see_uses_the_given_piece_values() {
+    use crate::game::Game;
+    let p = Nimrod::from_fen("4k3/8/2p5/3p4/8/4N3/8/4K3 w - - 0 1").unwrap();
+    let mv = p.parse_move(&crate::game::History::new(), "e3d5").unwrap();
+    assert!(p.see(mv) < 0);
+    assert!(!p.see_at_least(mv, 0));
+    let mut pawns_dear = Nimrod::default_eval_params().clone();
+    pawns_dear.material[super::pieces::PAWN][0] = 1_000;
+    assert!(p.see_in(&pawns_dear, mv) > 0);
+    assert!(p.see_at_least_with(&pawns_dear, mv, 0));
+}

@@ -213,7 +213,11 @@ pub fn piece_attacks(p: &Position, s: Sq, kind: u8, color: usize, f: &mut impl F
 
 /// Material value (midgame) of what stands on a cell, for move ordering.
 pub fn cell_value(c: Cell) -> i32 {
-    let p = default_params();
+    cell_value_in(default_params(), c)
+}
+
+/// [`cell_value`] with the weights `p` (an `EvalFile`).
+pub fn cell_value_in(p: &EvalParams, c: Cell) -> i32 {
     let mut v = 0;
     if kind_of(c) != 0 {
         v += p.material[kind_of(c) as usize - 1][0];
@@ -240,12 +244,17 @@ pub fn mvv_lva(p: &Position, mv: Move) -> i32 {
 /// it can (x-rays, pins and the rest of the exchange are ignored): the
 /// victim's value, minus the capturer's when the target is attacked.
 pub fn capture_gain_estimate(p: &Position, mv: Move) -> i32 {
-    let victim = cell_value(p.board[mv.to() as usize]);
+    capture_gain_estimate_in(default_params(), p, mv)
+}
+
+/// [`capture_gain_estimate`] with the piece values of `params`.
+pub fn capture_gain_estimate_in(params: &EvalParams, p: &Position, mv: Move) -> i32 {
+    let victim = cell_value_in(params, p.board[mv.to() as usize]);
     let from = p.board[mv.from() as usize];
     let attacker = if mv.has(F_DISK) {
-        default_params().material[DISK_INDEX][0]
+        params.material[DISK_INDEX][0]
     } else {
-        cell_value(from & 31)
+        cell_value_in(params, from & 31)
     };
     if p.attacked(mv.to(), p.side.index() ^ 1) {
         victim - attacker

@@ -270,6 +270,10 @@ impl Game for Position {
         eval::capture_gain_estimate(self, mv) >= threshold
     }
 
+    fn see_at_least_with(&self, params: &eval::EvalParams, mv: Move, threshold: i32) -> bool {
+        eval::capture_gain_estimate_in(params, self, mv) >= threshold
+    }
+
     type EvalParams = eval::EvalParams;
 
     fn default_eval_params() -> &'static eval::EvalParams {
