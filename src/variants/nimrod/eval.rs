@@ -122,10 +122,8 @@ impl ParamSet for EvalParams {
 
     fn visit(&mut self, v: &mut Visitor<'_>) {
         let k = &KIND_NAMES;
-        v.section(
-            "Material per kind, FIDE orientation (midgame endgame). Measured: see tuning/README.md.",
-        )
-        .per_kind("material", k, &mut self.material);
+        v.section("Material per kind, FIDE orientation (midgame endgame).")
+            .per_kind("material", k, &mut self.material);
         v.section("Material per kind, corner orientation (midgame endgame).")
             .per_kind("material_corner", k, &mut self.material_corner);
         v.section("Game phase: weight per kind of non-Pawn material; phase_total = start array.")

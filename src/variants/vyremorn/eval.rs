@@ -103,10 +103,11 @@ impl ParamSet for EvalParams {
 
     fn visit(&mut self, v: &mut Visitor<'_>) {
         let k = &KIND_NAMES;
-        v.section(
-            "Material per kind (midgame endgame). Measured: see tuning/README.md (Vyremorn).",
-        )
-        .per_kind("material", k, &mut self.material);
+        v.section("Material per kind (midgame endgame).").per_kind(
+            "material",
+            k,
+            &mut self.material,
+        );
         v.section("Game phase: weight per kind; phase_total = start array.")
             .per_kind("phase_weight", k, &mut self.phase_weight)
             .positive("phase_total", &mut self.phase_total);
