@@ -544,10 +544,18 @@ mod tests {
             .position(|l| l.starts_with("material.knight "))
             .unwrap()
             + 1;
-        let broken = text.replace(
-            "material.knight               = 320 320",
-            "material.knight = 320",
-        );
+        // The Knight line with one value instead of two.
+        let broken = text
+            .lines()
+            .map(|l| {
+                if l.starts_with("material.knight ") {
+                    "material.knight = 320".to_string()
+                } else {
+                    l.to_string()
+                }
+            })
+            .collect::<Vec<_>>()
+            .join("\n");
         assert_ne!(broken, text);
         std::fs::write(&bad, broken).unwrap();
         let (good, bad) = (good.to_str().unwrap(), bad.to_str().unwrap());

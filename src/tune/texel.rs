@@ -680,7 +680,7 @@ mod tests {
             .map(|p| sigmoid(k_true * p.white_eval(&truth) as f64))
             .collect();
         let opts = TuneOptions {
-            epochs: 6,
+            epochs: 10,
             lr: 3.0,
             steps: 100,
             k: Some(k_true),
@@ -692,7 +692,7 @@ mod tests {
         let (tuned, report) = tune::<Nimrod>(&positions, &results, None, &start, &opts, &mut |l| {
             lines.push(l.to_string())
         });
-        assert_eq!(report.losses.len(), 7, "{lines:?}");
+        assert_eq!(report.losses.len(), 11, "{lines:?}");
         let (first, last) = (report.losses[0], *report.losses.last().unwrap());
         assert!(last < first / 10.0, "loss {first} -> {last}: {lines:?}");
         let tuned_flat = Nimrod::params_to_flat(&tuned);
