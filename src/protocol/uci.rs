@@ -527,17 +527,20 @@ mod tests {
         let good = dir.join(format!("ghast-evalfile-good-{id}.params"));
         let bad = dir.join(format!("ghast-evalfile-bad-{id}.params"));
         let text = crate::variants::nimrod::eval::default_params().to_text();
-        let tempo: String = text
-            .lines()
-            .map(|l| {
-                if l.starts_with("tempo ") {
-                    "tempo = 3000 3000".to_string()
-                } else {
-                    l.to_string()
-                }
-            })
-            .collect::<Vec<_>>()
-            .join("\n");
+        // `text` with the line of parameter `name` replaced.
+        let with_line = |name: &str, line: &str| -> String {
+            text.lines()
+                .map(|l| {
+                    if l.starts_with(&format!("{name} ")) {
+                        line
+                    } else {
+                        l
+                    }
+                })
+                .collect::<Vec<_>>()
+                .join("\n")
+        };
+        let tempo = with_line("tempo", "tempo = 3000 3000");
         std::fs::write(&good, &tempo).unwrap();
         let knight_line = text
             .lines()
@@ -545,17 +548,7 @@ mod tests {
             .unwrap()
             + 1;
         // The Knight line with one value instead of two.
-        let broken = text
-            .lines()
-            .map(|l| {
-                if l.starts_with("material.knight ") {
-                    "material.knight = 320".to_string()
-                } else {
-                    l.to_string()
-                }
-            })
-            .collect::<Vec<_>>()
-            .join("\n");
+        let broken = with_line("material.knight", "material.knight = 320");
         assert_ne!(broken, text);
         std::fs::write(&bad, broken).unwrap();
         let (good, bad) = (good.to_str().unwrap(), bad.to_str().unwrap());

@@ -1412,6 +1412,20 @@ fn capture_rich() -> crate::game::GameState<Position> {
     crate::game::GameState::<Position>::from_setup(Some(CAPTURE_RICH), &moves).unwrap()
 }
 
+/// One-thread alpha-beta search of [`capture_rich`] with `limits`.
+fn search_capture_rich(limits: crate::search::Limits) -> crate::search::Outcome<Move> {
+    use crate::search::{Config, Shared, search};
+    let shared = Shared::new(1);
+    shared.prepare(&limits);
+    search(
+        &capture_rich(),
+        &limits,
+        &Config::default(),
+        &shared,
+        &|_| {},
+    )
+}
+
 #[test]
 fn capture_estimate_subtracts_the_capturer_only_on_attacked_squares() {
     let moves: Vec<&str> = CAPTURE_RICH_MOVES.split_whitespace().collect();
@@ -1439,15 +1453,10 @@ fn capture_estimate_subtracts_the_capturer_only_on_attacked_squares() {
 
 #[test]
 fn depth_one_search_stays_small_in_a_capture_rich_middlegame() {
-    use crate::search::{Config, Limits, Shared, search};
-    let state = capture_rich();
-    let shared = Shared::new(1);
-    let limits = Limits {
+    let out = search_capture_rich(crate::search::Limits {
         depth: Some(1),
-        ..Limits::default()
-    };
-    shared.prepare(&limits);
-    let out = search(&state, &limits, &Config::default(), &shared, &|_| {});
+        ..Default::default()
+    });
     assert!(out.best.is_some());
     assert!(out.nodes < 5_000, "depth 1 took {} nodes", out.nodes);
 }
@@ -1456,16 +1465,11 @@ fn depth_one_search_stays_small_in_a_capture_rich_middlegame() {
 /// it is the hard limit), the search still answers with a legal move.
 #[test]
 fn search_stopped_inside_depth_one_plays_a_legal_move() {
-    use crate::search::{Config, Limits, Shared, search};
-    let state = capture_rich();
-    let shared = Shared::new(1);
-    let limits = Limits {
+    let out = search_capture_rich(crate::search::Limits {
         nodes: Some(40),
-        ..Limits::default()
-    };
-    shared.prepare(&limits);
-    let out = search(&state, &limits, &Config::default(), &shared, &|_| {});
+        ..Default::default()
+    });
     let best = out.best.expect("a move");
-    assert!(legal(&state.position).contains(&best));
+    assert!(legal(&capture_rich().position).contains(&best));
     assert_eq!(out.depth, 0);
 }
