@@ -191,7 +191,7 @@ enum Command {
         /// where it is used (so (w - w0) x c is the typical change of the
         /// evaluation it makes, in cp). Weights the data says little about
         /// stay near their starting values. 0 = none.
-        #[arg(long, default_value_t = 0.0)]
+        #[arg(long, default_value_t = 0.0, value_parser = parse_reg)]
         reg: f64,
         /// Tune only weights whose name starts with one of these prefixes
         /// (e.g. material. tempo); all by default.
@@ -797,4 +797,13 @@ fn perft(
         writeln!(out, "Nodes/second: {nps:.0}")
     };
     write().map_err(|e| format!("i/o: {e}"))
+}
+
+/// `--reg`: a finite, non-negative number.
+fn parse_reg(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(r) if r.is_finite() && r >= 0.0 => Ok(r),
+        Ok(_) => Err(format!("'{text}' must be 0 or more")),
+        Err(e) => Err(format!("'{text}': {e}")),
+    }
 }

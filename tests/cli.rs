@@ -202,3 +202,27 @@ fn perft_depth_0_is_one_node() {
     assert_eq!(total, 1);
     assert!(divide.is_empty(), "{divide:?}");
 }
+
+#[test]
+fn tune_rejects_bad_options_and_missing_data() {
+    assert_fails(&["tune", "--data", "x.data", "--out", "y.params", "--reg=-1"]);
+    assert_fails(&[
+        "tune", "--data", "x.data", "--out", "y.params", "--reg", "abc",
+    ]);
+    assert_fails(&[
+        "tune",
+        "--data",
+        "x.data",
+        "--out",
+        "y.params",
+        "--validation",
+        "80",
+    ]);
+    assert_fails(&[
+        "tune",
+        "--data",
+        "/nonexistent/ghast.data",
+        "--out",
+        "y.params",
+    ]);
+}

@@ -117,11 +117,7 @@ impl<'a, G: Game> Worker<'a, G> {
                 row
             })
             .collect();
-        let eval = config
-            .eval
-            .as_ref()
-            .and_then(|e| e.downcast_ref::<G::EvalParams>())
-            .unwrap_or_else(|| G::default_eval_params());
+        let eval = config.eval_params::<G>();
         Worker {
             root,
             limits,

@@ -337,11 +337,7 @@ impl<'a, G: Game> Context<'a, G> {
         config: &'a Config,
         shared: &'a Shared,
     ) -> Self {
-        let eval = config
-            .eval
-            .as_ref()
-            .and_then(|e| e.downcast_ref::<G::EvalParams>())
-            .unwrap_or_else(|| G::default_eval_params());
+        let eval = config.eval_params::<G>();
         Context {
             tree,
             root,

@@ -97,6 +97,17 @@ pub struct Config {
 /// A type-erased parameter set of one game's evaluator.
 pub type EvalSet = std::sync::Arc<dyn std::any::Any + Send + Sync>;
 
+impl Config {
+    /// The evaluation weights in force for game `G`: the `EvalFile` set
+    /// when it is one of `G`'s, else the compiled-in weights.
+    pub fn eval_params<G: Game>(&self) -> &G::EvalParams {
+        self.eval
+            .as_ref()
+            .and_then(|e| e.downcast_ref::<G::EvalParams>())
+            .unwrap_or_else(|| G::default_eval_params())
+    }
+}
+
 impl Default for Config {
     fn default() -> Self {
         Config {

@@ -229,15 +229,21 @@ pub fn cell_value_in(p: &EvalParams, c: Cell) -> i32 {
     v
 }
 
+/// Values of what `mv` captures and of what captures it (a Disk moving on
+/// its own counts as a Disk), with the weights `params`.
+fn capture_values(params: &EvalParams, p: &Position, mv: Move) -> (i32, i32) {
+    let victim = cell_value_in(params, p.board[mv.to() as usize]);
+    let attacker = if mv.has(F_DISK) {
+        params.material[DISK_INDEX][0]
+    } else {
+        cell_value_in(params, p.board[mv.from() as usize] & 31)
+    };
+    (victim, attacker)
+}
+
 /// MVV-LVA: the victim's value first, the cheaper attacker breaks ties.
 pub fn mvv_lva(p: &Position, mv: Move) -> i32 {
-    let victim = cell_value(p.board[mv.to() as usize]);
-    let from = p.board[mv.from() as usize];
-    let attacker = if mv.has(F_DISK) {
-        default_params().material[DISK_INDEX][0]
-    } else {
-        cell_value(from & 31)
-    };
+    let (victim, attacker) = capture_values(default_params(), p, mv);
     victim * 16 - attacker / 16
 }
 
@@ -250,13 +256,7 @@ pub fn capture_gain_estimate(p: &Position, mv: Move) -> i32 {
 
 /// [`capture_gain_estimate`] with the piece values of `params`.
 pub fn capture_gain_estimate_in(params: &EvalParams, p: &Position, mv: Move) -> i32 {
-    let victim = cell_value_in(params, p.board[mv.to() as usize]);
-    let from = p.board[mv.from() as usize];
-    let attacker = if mv.has(F_DISK) {
-        params.material[DISK_INDEX][0]
-    } else {
-        cell_value_in(params, from & 31)
-    };
+    let (victim, attacker) = capture_values(params, p, mv);
     if p.attacked(mv.to(), p.side.index() ^ 1) {
         victim - attacker
     } else {
