@@ -324,6 +324,12 @@ pub trait Game: Clone + Send + Sync + Sized + 'static {
     /// A human-readable drawing of the position for the `d` command.
     fn display(&self) -> String;
 
+    /// The position described for drawing: cells, occupants, effects.
+    fn board_view(&self) -> crate::board_view::BoardView;
+
+    /// A legal move of this position described for a front end.
+    fn move_view(&self, mv: Self::Move) -> crate::board_view::MoveView;
+
     // ---- What the search needs to know about the game. ----
 
     /// Number of slots in history-heuristic tables; [`Game::history_index`]
