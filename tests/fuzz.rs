@@ -99,11 +99,6 @@ struct KnownFaults {
     large_hash: bool,
     /// F7 (H1): `EvalFile` on /dev/zero or /dev/urandom blocks the loop.
     eval_file_devices: bool,
-    /// F2 (H2): search parameters (the lower-case options of
-    /// src/search/params.rs) at some values of their advertised range
-    /// kill the search thread (`lmr_min_depth 1`). Gates in-range values
-    /// other than the default; refused values are always sent.
-    search_params: bool,
 }
 
 /// Hash sizes the CI run allocates at most.
@@ -130,7 +125,6 @@ fn settings() -> Settings {
         known: KnownFaults {
             large_hash: all,
             eval_file_devices: all,
-            search_params: all,
         },
     }
 }
@@ -337,19 +331,7 @@ struct UciOption {
     kind: String,
     min: i64,
     max: i64,
-    default: String,
     vars: Vec<String>,
-}
-
-impl UciOption {
-    /// The search's tuning parameters are the lower-case options.
-    fn is_search_param(&self) -> bool {
-        self.kind == "spin"
-            && self
-                .name
-                .chars()
-                .all(|c| c.is_ascii_lowercase() || c == '_' || c.is_ascii_digit())
-    }
 }
 
 fn parse_options(lines: &[String]) -> Vec<UciOption> {
@@ -376,7 +358,6 @@ fn parse_options(lines: &[String]) -> Vec<UciOption> {
             kind: words.first().copied().unwrap_or("").to_string(),
             min: after("min").and_then(|v| v.parse().ok()).unwrap_or(0),
             max: after("max").and_then(|v| v.parse().ok()).unwrap_or(0),
-            default: after("default").unwrap_or("").to_string(),
             vars,
         });
     }
@@ -669,12 +650,6 @@ impl Gen {
                 .is_ok_and(|mb| mb > SMALL_HASH_MB && mb <= option.max as u64);
         if large_hash && !self.known.large_hash {
             return SMALL_HASH_MB.to_string();
-        }
-        let in_range = value
-            .parse::<i64>()
-            .is_ok_and(|v| (option.min..=option.max).contains(&v));
-        if option.is_search_param() && in_range && !self.known.search_params {
-            return option.default.clone();
         }
         value
     }
