@@ -14,9 +14,8 @@
 const SLOTS: usize = 22;
 const KING_SLOT: usize = 21;
 
-/// One variant as XBoard sees it.
+/// One variant as XBoard sees it (the registry links each game to one).
 pub struct XbVariant {
-    pub name: &'static str,
     pub files: u32,
     pub ranks: u32,
     /// (slot, white letter) pairs; the rest of the table is `.`.
@@ -160,66 +159,58 @@ const FIDE_DRAGONS: &[(char, char)] = &[('N', 'C'), ('H', 'D'), ('A', 'F'), ('U'
 const CORNER_DRAGONS: &[(char, char)] =
     &[('N', 'C'), ('H', 'D'), ('A', 'F'), ('M', 'O'), ('Y', 'Z')];
 
-pub const XB_VARIANTS: [XbVariant; 6] = [
-    XbVariant {
-        name: "nimrod",
-        files: 8,
-        ranks: 8,
-        slots: NIMROD_SLOTS,
-        pieces: FIDE_PIECES,
-        dragons: &[],
-        kind: Kind::Nimrod,
-    },
-    XbVariant {
-        name: "nimrod-corner",
-        files: 8,
-        ranks: 8,
-        slots: CORNER_SLOTS,
-        pieces: CORNER_PIECES,
-        dragons: &[],
-        kind: Kind::Nimrod,
-    },
-    XbVariant {
-        name: "dragon-nimrod",
-        files: 8,
-        ranks: 8,
-        slots: DRAGON_NIMROD_SLOTS,
-        pieces: FIDE_DRAGON_PIECES,
-        dragons: FIDE_DRAGONS,
-        kind: Kind::Nimrod,
-    },
-    XbVariant {
-        name: "dragon-nimrod-corner",
-        files: 8,
-        ranks: 8,
-        slots: DRAGON_CORNER_SLOTS,
-        pieces: CORNER_DRAGON_PIECES,
-        dragons: CORNER_DRAGONS,
-        kind: Kind::Nimrod,
-    },
-    XbVariant {
-        name: "vyremorn",
-        files: 13,
-        ranks: 12,
-        slots: VYREMORN_SLOTS,
-        pieces: &[],
-        dragons: &[],
-        kind: Kind::Vyremorn,
-    },
-    XbVariant {
-        name: "nemoroth",
-        files: 8,
-        ranks: 8,
-        slots: NEMOROTH_SLOTS,
-        pieces: &[],
-        dragons: &[],
-        kind: Kind::Nemoroth,
-    },
-];
+pub const NIMROD: XbVariant = XbVariant {
+    files: 8,
+    ranks: 8,
+    slots: NIMROD_SLOTS,
+    pieces: FIDE_PIECES,
+    dragons: &[],
+    kind: Kind::Nimrod,
+};
+pub const NIMROD_CORNER: XbVariant = XbVariant {
+    files: 8,
+    ranks: 8,
+    slots: CORNER_SLOTS,
+    pieces: CORNER_PIECES,
+    dragons: &[],
+    kind: Kind::Nimrod,
+};
+pub const DRAGON_NIMROD: XbVariant = XbVariant {
+    files: 8,
+    ranks: 8,
+    slots: DRAGON_NIMROD_SLOTS,
+    pieces: FIDE_DRAGON_PIECES,
+    dragons: FIDE_DRAGONS,
+    kind: Kind::Nimrod,
+};
+pub const DRAGON_NIMROD_CORNER: XbVariant = XbVariant {
+    files: 8,
+    ranks: 8,
+    slots: DRAGON_CORNER_SLOTS,
+    pieces: CORNER_DRAGON_PIECES,
+    dragons: CORNER_DRAGONS,
+    kind: Kind::Nimrod,
+};
+pub const VYREMORN: XbVariant = XbVariant {
+    files: 13,
+    ranks: 12,
+    slots: VYREMORN_SLOTS,
+    pieces: &[],
+    dragons: &[],
+    kind: Kind::Vyremorn,
+};
+pub const NEMOROTH: XbVariant = XbVariant {
+    files: 8,
+    ranks: 8,
+    slots: NEMOROTH_SLOTS,
+    pieces: &[],
+    dragons: &[],
+    kind: Kind::Nemoroth,
+};
 
-/// The XBoard presentation of a ghast variant.
+/// The XBoard presentation of a ghast variant (from the registry).
 pub fn xb_variant(name: &str) -> Option<&'static XbVariant> {
-    XB_VARIANTS.iter().find(|v| v.name == name)
+    crate::registry::find(name).map(|g| g.xboard)
 }
 
 impl XbVariant {
@@ -475,9 +466,9 @@ mod tests {
 
     #[test]
     fn tables_have_44_entries_and_king_last() {
-        for v in &XB_VARIANTS {
-            let t = v.piece_to_char();
-            assert_eq!(t.len(), 44, "{}", v.name);
+        for g in &crate::registry::GAMES {
+            let t = g.xboard.piece_to_char();
+            assert_eq!(t.len(), 44, "{}", g.name);
             assert_eq!(&t[21..22], "K");
             assert_eq!(&t[43..44], "k");
         }
