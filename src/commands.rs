@@ -214,19 +214,22 @@ pub fn perft(
     depth: u32,
     threads: usize,
     progress: &(dyn Fn(usize, usize, u64) + Sync),
-) -> PerftReport {
+) -> Result<PerftReport, String> {
     let start = Instant::now();
-    let lines = engine.session().divide(depth, threads.max(1), progress);
+    let lines = engine
+        .session()
+        .divide(depth, threads.max(1), progress)
+        .map_err(|e| e.to_string())?;
     let total = if depth == 0 {
         1
     } else {
         lines.iter().map(|l| l.nodes).sum()
     };
-    PerftReport {
+    Ok(PerftReport {
         lines,
         total,
         elapsed: start.elapsed(),
-    }
+    })
 }
 
 /// The report `ghast perft` prints.
@@ -292,9 +295,10 @@ mod tests {
     #[test]
     fn perft_counts_the_start_position() {
         let e = setup("nimrod", None, &[], Settings::default()).unwrap();
-        let report = perft(e.as_ref(), 2, 2, &|_, _, _| {});
+        let report = perft(e.as_ref(), 2, 2, &|_, _, _| {}).unwrap();
         assert_eq!(report.total, 400);
-        assert_eq!(perft(e.as_ref(), 0, 1, &|_, _, _| {}).total, 1);
+        assert_eq!(perft(e.as_ref(), 0, 1, &|_, _, _| {}).unwrap().total, 1);
+        assert!(perft(e.as_ref(), 100_000, 1, &|_, _, _| {}).is_err());
         let mut out = Vec::new();
         write_perft(&report, &mut out).unwrap();
         let text = String::from_utf8(out).unwrap();

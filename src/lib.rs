@@ -19,6 +19,7 @@
 //! - [`commands`]: `ghast bench`, `analyse` and `perft`.
 
 pub mod bitboard;
+pub mod board_view;
 pub mod commands;
 pub mod engine;
 pub mod game;

@@ -648,7 +648,7 @@ fn perft(
             }
         }
     };
-    let report = commands::perft(engine.as_ref(), depth, threads, &progress);
+    let report = commands::perft(engine.as_ref(), depth, threads, &progress)?;
     commands::write_perft(&report, &mut std::io::stdout().lock()).map_err(|e| format!("i/o: {e}"))
 }
 

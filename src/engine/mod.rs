@@ -20,6 +20,7 @@ pub mod openings;
 pub mod options;
 pub mod session;
 
+pub use crate::game::{Color, GameError, Outcome, Termination};
 pub use crate::perft::DivideLine;
 pub use crate::search::{Info, Limits, SEARCH_STACK_BYTES, Score, SearchKind};
 pub use options::{Change, OptionKind, OptionSpec, Settings};
@@ -52,8 +53,8 @@ pub struct SearchReply {
 pub type InfoSink = Box<dyn Fn(&Info) + Send + Sync>;
 /// Where a search thread sends its result, once.
 pub type DoneSink = Box<dyn FnOnce(SearchReply) + Send>;
-/// Where a perft thread sends its result.
-pub type PerftSink = Box<dyn FnOnce(Vec<DivideLine>) + Send>;
+/// Where a perft thread sends its result (or why there is none).
+pub type PerftSink = Box<dyn FnOnce(Result<Vec<DivideLine>, String>) + Send>;
 
 /// One game's engine, whatever the game.
 pub trait Engine: Send {
@@ -440,7 +441,13 @@ impl<G: Game> Engine for TypedEngine<G> {
         let handle = std::thread::Builder::new()
             .name("perft".into())
             .stack_size(SEARCH_STACK_BYTES)
-            .spawn(move || on_done(state.divide(depth, 1, &|_, _, _| {})))
+            .spawn(move || {
+                on_done(
+                    state
+                        .divide(depth, 1, &|_, _, _| {})
+                        .map_err(|e| e.to_string()),
+                )
+            })
             .map_err(|e| format!("cannot start a perft thread: {e}"))?;
         self.perft = Some(handle);
         Ok(())
@@ -486,5 +493,130 @@ impl<G: Game> Engine for TypedEngine<G> {
 impl<G: Game> Drop for TypedEngine<G> {
     fn drop(&mut self) {
         self.stop();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn nimrod() -> Box<dyn Engine> {
+        for_variant("nimrod", Settings::default()).unwrap()
+    }
+
+    fn depth(d: u32) -> Limits {
+        Limits {
+            depth: Some(d),
+            ..Limits::default()
+        }
+    }
+
+    /// Issue 14: a search that fails (here its progress callback) still
+    /// answers with a legal move and says why, on the engine's thread and
+    /// on the caller's, and the engine searches normally afterwards.
+    #[test]
+    fn a_failing_search_still_gives_a_legal_move() {
+        let mut engine = nimrod();
+        let legal = engine.session().legal_moves();
+        let failing: InfoSink = Box::new(|_: &Info| panic!("the host went away"));
+        let (tx, rx) = std::sync::mpsc::channel();
+        engine
+            .go(depth(3), failing, Box::new(move |r| tx.send(r).unwrap()))
+            .unwrap();
+        let reply = rx.recv().unwrap();
+        let error = reply.error.expect("the failure is reported");
+        assert!(error.contains("the host went away"), "{error}");
+        assert!(legal.contains(&reply.best.unwrap()));
+
+        let reply = engine.search(&depth(2), &|_| panic!("again"));
+        assert!(reply.error.is_some());
+        assert!(legal.contains(&reply.best.unwrap()));
+
+        let reply = engine.search(&depth(3), &|_| {});
+        assert_eq!(reply.error, None);
+        assert!(legal.contains(&reply.best.unwrap()));
+        assert!(reply.depth >= 3);
+    }
+
+    /// A failing main thread stops its helpers too (else a `go infinite`
+    /// search would never end), in both searches.
+    #[test]
+    fn a_failing_search_with_helpers_ends() {
+        for kind in ["alphabeta", "mcts"] {
+            let mut engine = nimrod();
+            set_option(&mut engine, "Threads", Some("2")).unwrap();
+            set_option(&mut engine, "Search", Some(kind)).unwrap();
+            let infinite = Limits {
+                infinite: true,
+                ..Limits::default()
+            };
+            let reply = engine.search(&infinite, &|_| panic!("the host went away"));
+            assert!(reply.error.is_some(), "{kind}");
+            assert!(reply.best.is_some(), "{kind}");
+        }
+    }
+
+    /// Issue 14, F7: `EvalFile` reads only regular files of sane size; a
+    /// refused file leaves the weights in force.
+    #[test]
+    fn eval_file_refuses_devices_and_huge_files() {
+        let mut engine = nimrod();
+        for device in ["/dev/zero", "/dev/stdin", "/"] {
+            let e = set_option(&mut engine, "EvalFile", Some(device)).unwrap_err();
+            assert!(e.contains("is not a regular file"), "{device}: {e}");
+        }
+        let huge = std::env::temp_dir().join(format!("ghast-huge-{}.params", std::process::id()));
+        let file = std::fs::File::create(&huge).unwrap();
+        file.set_len(MAX_EVAL_FILE_BYTES + 1).unwrap();
+        let path = huge.to_str().unwrap();
+        let e = set_option(&mut engine, "EvalFile", Some(path)).unwrap_err();
+        assert!(e.contains("is larger than"), "{e}");
+        let _ = std::fs::remove_file(&huge);
+        assert_eq!(engine.settings().eval_file, None);
+    }
+
+    /// Issue 14, F5: a table that cannot be allocated is an error, and the
+    /// engine keeps searching with the table it had.
+    #[test]
+    fn a_table_too_large_is_an_error_and_the_old_one_stays() {
+        assert!(TranspositionTable::try_new(1 << 30).is_err());
+        let mut engine = nimrod();
+        let before = engine.table().unwrap();
+        assert!(set_option(&mut engine, "Hash", Some("0")).is_err());
+        assert!(set_option(&mut engine, "Hash", Some("65537")).is_err());
+        assert!(Arc::ptr_eq(&before, &engine.table().unwrap()));
+        assert_eq!(engine.settings().hash_mb, crate::search::DEFAULT_HASH_MB);
+        assert!(engine.search(&depth(2), &|_| {}).best.is_some());
+    }
+
+    /// `Search=mcts` keeps a tree and no transposition table; switching
+    /// back brings a table of the `Hash` size.
+    #[test]
+    fn only_the_memory_in_use_exists() {
+        let mut engine = nimrod();
+        assert_eq!(engine.search_kind(), SearchKind::AlphaBeta);
+        set_option(&mut engine, "Search", Some("mcts")).unwrap();
+        assert_eq!(engine.search_kind(), SearchKind::Mcts);
+        assert!(engine.table().is_none());
+        let limits = Limits {
+            nodes: Some(500),
+            ..Limits::default()
+        };
+        assert!(engine.search(&limits, &|_| {}).best.is_some());
+        set_option(&mut engine, "Search", Some("alphabeta")).unwrap();
+        assert!(engine.table().is_some());
+    }
+
+    /// Options and the variant carry over when the game changes.
+    #[test]
+    fn a_variant_switch_keeps_the_settings() {
+        let mut engine = nimrod();
+        set_option(&mut engine, "Threads", Some("2")).unwrap();
+        let applied = set_option(&mut engine, "UCI_Variant", Some("vyremorn")).unwrap();
+        assert_eq!(applied, Applied::Variant { warning: None });
+        assert_eq!(engine.session().variant(), "vyremorn");
+        assert_eq!(engine.settings().config.threads, 2);
+        assert!(set_option(&mut engine, "UCI_Variant", Some("chess")).is_err());
+        assert_eq!(engine.session().variant(), "vyremorn");
     }
 }

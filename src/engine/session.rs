@@ -2,6 +2,7 @@
 //! [`GameState<G>`] for everything that sets up positions and asks about
 //! them without searching (referees, opening files, perft, protocols).
 
+use crate::board_view::{BoardView, MoveView};
 use crate::game::{Color, Game, GameError, GameState, MoveBuffer, Outcome};
 use crate::perft::{self, DivideLine};
 
@@ -24,13 +25,18 @@ pub trait Session: Send + Sync {
     fn legal_moves(&self) -> Vec<String>;
     fn outcome(&self) -> Option<Outcome>;
     fn display(&self) -> String;
-    /// Perft divide of the current position.
+    /// The current position described for drawing.
+    fn board_view(&self) -> BoardView;
+    /// The legal moves of the current position, described for drawing.
+    fn move_views(&self) -> Vec<MoveView>;
+    /// Perft divide of the current position; an error for a depth over
+    /// [`perft::MAX_PERFT_DEPTH`].
     fn divide(
         &self,
         depth: u32,
         threads: usize,
         progress: &(dyn Fn(usize, usize, u64) + Sync),
-    ) -> Vec<DivideLine>;
+    ) -> Result<Vec<DivideLine>, GameError>;
 }
 
 impl<G: Game> Session for GameState<G> {
@@ -79,12 +85,23 @@ impl<G: Game> Session for GameState<G> {
     fn display(&self) -> String {
         self.position.display()
     }
+    fn board_view(&self) -> BoardView {
+        self.position.board_view()
+    }
+    fn move_views(&self) -> Vec<MoveView> {
+        let moves = GameState::legal_moves(self);
+        moves
+            .as_slice()
+            .iter()
+            .map(|&m| self.position.move_view(m))
+            .collect()
+    }
     fn divide(
         &self,
         depth: u32,
         threads: usize,
         progress: &(dyn Fn(usize, usize, u64) + Sync),
-    ) -> Vec<DivideLine> {
+    ) -> Result<Vec<DivideLine>, GameError> {
         perft::divide(&self.position, &self.history, depth, threads, progress)
     }
 }

@@ -282,7 +282,10 @@ impl<W: Write + Send + 'static> Uci<W> {
         let out = Arc::clone(&self.out);
         let started = self.engine.go_perft(
             depth,
-            Box::new(move |lines| write_line(&out, &format_divide(&lines, depth))),
+            Box::new(move |result| match result {
+                Ok(lines) => write_line(&out, &format_divide(&lines, depth)),
+                Err(e) => write_line(&out, &format!("info string error: go perft: {e}")),
+            }),
         );
         if let Err(e) = started {
             self.error(&format!("go perft: {e}"));

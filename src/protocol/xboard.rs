@@ -11,10 +11,10 @@
 //! move. Commands that change the game (`new`, `force`, `undo`,
 //! `setboard`, ...) first cancel the search, which then plays nothing.
 
-use super::xboard_variants::{Kind, XbVariant, parse_square, square_range, xb_variant};
+use super::xboard_variants::{XbVariant, fen_row, parse_square, square_range, xb_variant};
 use crate::engine::options::{self, OptionKind, OptionSpec};
 use crate::engine::{self, Applied, Engine, Info, Limits, Score, SearchReply, Session, Settings};
-use crate::game::{Color, Outcome, Termination};
+use crate::engine::{Color, Outcome, Termination};
 use crate::registry::{self, DEFAULT_VARIANT};
 use std::io::{BufRead, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -459,7 +459,7 @@ impl<W: Write + Send + 'static> XBoard<W> {
         let Some(xb) = xb_variant(&name) else {
             return self.error("unsupported variant", &name);
         };
-        if xb.kind == Kind::Nemoroth {
+        if !xb.playable {
             self.say(
                 "telluser ghast: XBoard cannot show Nemoroth's stacks, statues and screams; \
                  play it through UCI or 'ghast analyse' instead",
@@ -473,14 +473,13 @@ impl<W: Write + Send + 'static> XBoard<W> {
             Ok(_) => {}
             Err(e) => return self.error(&e, &name),
         }
-        let fen = self.engine.session().start_fen();
         {
             let mut g = lock(&self.game);
             g.start = None;
             g.moves.clear();
             g.over = false;
         }
-        self.say(&xb.setup_command(&fen));
+        self.say(&xb.setup_command(self.engine.session()));
         for p in xb.piece_commands() {
             self.say(&p);
         }
@@ -489,16 +488,8 @@ impl<W: Write + Send + 'static> XBoard<W> {
     fn setboard(&mut self, fen: &str) {
         self.stop_search(true);
         let xb = self.xb();
-        let session = self.engine.session();
         let mut g = lock(&self.game);
-        let current = session.fen();
-        let start = if g.moves.is_empty() {
-            // Before any move: the echo of the start position.
-            g.start.clone().unwrap_or_else(|| session.start_fen())
-        } else {
-            current.clone()
-        };
-        let Some(ghast_fen) = xb.fen_from_xboard(fen, &start) else {
+        let Some(ghast_fen) = xb.fen_from_xboard(fen, self.engine.session()) else {
             drop(g);
             return self.say(&format!(
                 "tellusererror Illegal position: XBoard's FEN cannot carry this variant's state: {fen}"
@@ -528,12 +519,10 @@ impl<W: Write + Send + 'static> XBoard<W> {
         }
         self.stop_search(true);
         let xb = self.xb();
-        let fen = self.engine.session().fen();
-        let legal = self.engine.session().legal_moves();
-        let Some(mv) = xb.move_from_xboard(&fen, &legal, text) else {
-            let reason = if legal.is_empty() {
+        let Some(mv) = xb.move_from_xboard(self.engine.session(), text) else {
+            let reason = if self.engine.session().legal_moves().is_empty() {
                 "game is over"
-            } else if square_range(text).is_none() && xb.kind != Kind::Nemoroth {
+            } else if square_range(text).is_none() && xb.playable {
                 "not a move"
             } else {
                 "not legal here"
@@ -667,7 +656,7 @@ impl<W: Write + Send + 'static> XBoard<W> {
                 }
                 return;
             };
-            let text = xb.move_to_xboard(&board.fen(), &best);
+            let text = xb.move_to_xboard(board.as_ref(), &best);
             match board.play_move(&best) {
                 Ok(canonical) => {
                     write_line(&out, &format!("move {text}"));
@@ -702,7 +691,7 @@ impl<W: Write + Send + 'static> XBoard<W> {
                 continue;
             }
             let cell = &mut marks[t.1 as usize][t.0 as usize];
-            let promotes = xb.kind == Kind::Nimrod
+            let promotes = xb.own_fen
                 && mv.len() > 4
                 && mv.chars().last().is_some_and(|c| c.is_ascii_alphabetic());
             let forced = mv.ends_with('+');
@@ -716,25 +705,7 @@ impl<W: Write + Send + 'static> XBoard<W> {
         let rows: Vec<String> = marks
             .iter()
             .rev()
-            .map(|row| {
-                let mut s = String::new();
-                let mut empty = 0;
-                for &c in row {
-                    if c == '.' {
-                        empty += 1;
-                    } else {
-                        if empty > 0 {
-                            s.push_str(&empty.to_string());
-                            empty = 0;
-                        }
-                        s.push(c);
-                    }
-                }
-                if empty > 0 {
-                    s.push_str(&empty.to_string());
-                }
-                s
-            })
+            .map(|row| fen_row(row.iter().map(|&c| (c != '.').then_some(c))))
             .collect();
         self.say(&format!("highlight {}", rows.join("/")));
     }
@@ -744,14 +715,13 @@ impl<W: Write + Send + 'static> XBoard<W> {
         let Some(to) = parse_square(square) else {
             return;
         };
-        let fen = self.engine.session().fen();
         let xb = self.xb();
         let mut choices = String::new();
         for mv in self.engine.session().legal_moves() {
             if square_range(&mv).map(|(_, t)| t) != Some(to) {
                 continue;
             }
-            let text = xb.move_to_xboard(&fen, &mv);
+            let text = xb.move_to_xboard(self.engine.session(), &mv);
             if mv.len() > 4
                 && let Some(c) = text.chars().last().filter(|c| c.is_ascii_alphabetic())
             {
@@ -772,20 +742,13 @@ impl<W: Write + Send + 'static> XBoard<W> {
     }
 }
 
-/// A principal variation in XBoard's move format.
+/// A principal variation in XBoard's move format, replayed from `root`
+/// (a promotion's letter depends on the moving piece).
 fn xboard_pv(xb: &XbVariant, root: &dyn Session, pv: &[String]) -> String {
-    if xb.kind != Kind::Nimrod || !pv.iter().any(|m| m.ends_with('+')) {
-        return pv
-            .iter()
-            .map(|m| xb.move_to_xboard("", m))
-            .collect::<Vec<_>>()
-            .join(" ");
-    }
-    // Dragon promotions need the moving piece: replay the line.
     let mut s = root.clone_box();
     let mut out = Vec::new();
     for m in pv {
-        out.push(xb.move_to_xboard(&s.fen(), m));
+        out.push(xb.move_to_xboard(s.as_ref(), m));
         if s.play_move(m).is_err() {
             break;
         }

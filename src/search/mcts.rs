@@ -1001,6 +1001,7 @@ fn run<G: Game>(
                 .spawn_scoped(scope, move || ctx.run_helper())
                 .expect("spawn search thread");
         }
+        let _stop_helpers = super::StopOnUnwind(shared);
         main_loop(&ctx, limits, budget, legal.len(), start, report);
         ctx.done.store(true, Relaxed);
     });

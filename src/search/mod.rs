@@ -208,6 +208,19 @@ impl Shared {
     }
 }
 
+/// Tells every worker to stop when the thread holding it fails, so that
+/// a failing main thread does not leave its helpers (and the scope that
+/// waits for them) running until `stop`.
+pub(crate) struct StopOnUnwind<'a>(pub &'a Shared);
+
+impl Drop for StopOnUnwind<'_> {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            self.0.request_stop();
+        }
+    }
+}
+
 /// A score as reported: centipawns or moves to mate (negative: mated).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Score {
@@ -326,6 +339,7 @@ fn alphabeta_search<G: Game>(
                     .expect("spawn search thread")
             })
             .collect();
+        let _stop_helpers = StopOnUnwind(shared);
         let mut main = alphabeta::Worker::new(state, limits, resources, tt, start, 0);
         let main_outcome = main.iterate(report);
         let main_depth = main.completed_depth();

@@ -535,7 +535,17 @@ pub fn run(config: &MatchConfig) -> Result<Results, String> {
                             move_timeout: config.move_timeout,
                             adjudication: config.adjudication.clone(),
                         };
-                        let record = game::play(&setup);
+                        // A failure inside a game loses nothing but that
+                        // game (players' own failures already lose it).
+                        let record = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                            game::play(&setup)
+                        }))
+                        .unwrap_or_else(|_| GameRecord {
+                            moves: Vec::new(),
+                            white_points: 0.5,
+                            termination: "aborted".into(),
+                            detail: "the game failed inside ghast".into(),
+                        });
                         if tx.send((job, record)).is_err() {
                             break;
                         }
