@@ -586,6 +586,7 @@ mod tests {
         assert!(set_option(&mut engine, "Hash", Some("65537")).is_err());
         assert!(Arc::ptr_eq(&before, &engine.table().unwrap()));
         assert_eq!(engine.settings().hash_mb, crate::search::DEFAULT_HASH_MB);
+        assert_eq!(before.megabytes(), crate::search::DEFAULT_HASH_MB);
         assert!(engine.search(&depth(2), &|_| {}).best.is_some());
     }
 

@@ -154,7 +154,13 @@ impl<G: Game> Memory<G> {
     /// Forgets everything learned (`ucinewgame`, `Clear Hash`).
     pub fn clear(&mut self) {
         match self {
-            Memory::Table(tt) => tt.clear(),
+            // A fresh zeroed table rather than writing every entry: the
+            // system hands out the pages as they are used, so clearing a
+            // large table is instant and never commits all its memory.
+            Memory::Table(tt) => match TranspositionTable::try_new(tt.megabytes()) {
+                Ok(fresh) => *tt = std::sync::Arc::new(fresh),
+                Err(_) => tt.clear(),
+            },
             Memory::Tree(tree) => **tree = mcts::Tree::new(tree.memory().1),
         }
     }

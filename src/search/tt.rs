@@ -102,6 +102,11 @@ impl TranspositionTable {
         })
     }
 
+    /// The size in megabytes, as given to [`TranspositionTable::try_new`].
+    pub fn megabytes(&self) -> usize {
+        (self.slots.len() * std::mem::size_of::<Slot>()) >> 20
+    }
+
     pub fn clear(&self) {
         for s in &self.slots {
             s.check.store(0, Ordering::Relaxed);
