@@ -22,15 +22,17 @@
 //! [`DEFAULT_SEED`]); README, "Reliability", has the pre-release command.
 //! A failure message names the seed, the session and its last inputs.
 //!
-//! Inputs that still hit an open fault of issue 14 outside this harness's
-//! files are sent only with `GHAST_FUZZ_KNOWN_FAULTS=1` (see
-//! [`KnownFaults`]), so CI stays green until the fix lands on main.
+//! `Hash` and `memory` values between [`SMALL_HASH_MB`] and the maximum
+//! are sent only with `GHAST_FUZZ_LARGE_HASH=1`: they may allocate that
+//! much memory. The maximum itself and everything above are always sent
+//! (issue 14, F5: an allocation that fails must be an error).
 
 mod common;
 
 use common::{VARIANTS, spawn_ghast};
+use ghast::engine::Session;
 use ghast::protocol::xboard_variants::xb_variant;
-use ghast::variants::{self, Session};
+use ghast::registry as variants;
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 use std::io::{Read, Write};
@@ -88,26 +90,16 @@ const BOUNDARY_NUMBERS: [&str; 24] = [
 /// and a few non-ASCII and control characters.
 const MUTATION_CHARS: &str = "pnhauwmyqkcdfgjozbrlePNHAUWMYQKCDFGJOZBRLE0123456789/ -+^()@=,.;:wbao\u{e9}\u{2654}\u{1f47b}\t\0";
 
-/// Open faults of issue 14 that this harness can reach, by the item that
-/// fixes them. Each flag is on only with `GHAST_FUZZ_KNOWN_FAULTS=1`; turn
-/// a default to `true` (and drop the gate) once the fix is on main.
-#[derive(Clone, Copy, Debug)]
-struct KnownFaults {
-    /// F5 (H1): a Hash or CECP `memory` allocation that fails aborts the
-    /// process. Gates Hash/memory values above [`SMALL_HASH_MB`], which a
-    /// CI machine should not allocate anyway.
-    large_hash: bool,
-    /// F7 (H1): `EvalFile` on /dev/zero or /dev/urandom blocks the loop.
-    eval_file_devices: bool,
-}
-
-/// Hash sizes the CI run allocates at most.
+/// Hash sizes the CI run allocates at most (`GHAST_FUZZ_LARGE_HASH=1`
+/// lifts it).
 const SMALL_HASH_MB: u64 = 64;
+/// The largest `Hash` (and CECP `memory`) ghast offers.
+const MAX_HASH_MB: u64 = 65_536;
 
 struct Settings {
     seed: u64,
     iterations: usize,
-    known: KnownFaults,
+    large_hash: bool,
 }
 
 fn settings() -> Settings {
@@ -118,14 +110,10 @@ fn settings() -> Settings {
     let iterations = var("GHAST_FUZZ_ITERATIONS")
         .map(|s| s.parse().expect("GHAST_FUZZ_ITERATIONS must be a number"))
         .unwrap_or(1);
-    let all = var("GHAST_FUZZ_KNOWN_FAULTS").is_some_and(|v| v == "1");
     Settings {
         seed,
         iterations,
-        known: KnownFaults {
-            large_hash: all,
-            eval_file_devices: all,
-        },
+        large_hash: var("GHAST_FUZZ_LARGE_HASH").is_some_and(|v| v == "1"),
     }
 }
 
@@ -369,13 +357,13 @@ struct Gen {
     rng: StdRng,
     variant: &'static str,
     corpus: Vec<String>,
-    known: KnownFaults,
+    large_hash: bool,
     /// A scratch file with a malformed parameter list, for `EvalFile`.
     garbage_file: String,
 }
 
 impl Gen {
-    fn new(seed: u64, variant: &'static str, known: KnownFaults) -> Gen {
+    fn new(seed: u64, variant: &'static str, large_hash: bool) -> Gen {
         let garbage_file = format!(
             "{}/fuzz-evalfile-{variant}.params",
             env!("CARGO_TARGET_TMPDIR")
@@ -386,7 +374,7 @@ impl Gen {
             rng: StdRng::seed_from_u64(seed),
             variant,
             corpus: corpus(variant),
-            known,
+            large_hash,
             garbage_file,
         }
     }
@@ -644,12 +632,8 @@ impl Gen {
             4 => self.boundary(),
             _ => self.number(option.min, option.max),
         };
-        let large_hash = option.name == "Hash"
-            && value
-                .parse::<u64>()
-                .is_ok_and(|mb| mb > SMALL_HASH_MB && mb <= option.max as u64);
-        if large_hash && !self.known.large_hash {
-            return SMALL_HASH_MB.to_string();
+        if option.name == "Hash" {
+            return self.hash_size(value);
         }
         value
     }
@@ -667,10 +651,21 @@ impl Gen {
             format!("{root}/tuning/vyremorn.params"),
             format!("{root}/tuning/nemoroth.params"),
         ];
-        if self.known.eval_file_devices {
-            choices.extend(["/dev/zero".to_string(), "/dev/urandom".to_string()]);
-        }
+        choices.extend(["/dev/zero", "/dev/urandom", "/dev/stdin"].map(String::from));
         self.pick(&choices).clone()
+    }
+
+    /// `value` for a hash size, with sizes the machine would really
+    /// allocate capped at [`SMALL_HASH_MB`] unless allowed.
+    fn hash_size(&self, value: String) -> String {
+        let large = value
+            .parse::<u64>()
+            .is_ok_and(|mb| mb > SMALL_HASH_MB && mb < MAX_HASH_MB);
+        if large && !self.large_hash {
+            SMALL_HASH_MB.to_string()
+        } else {
+            value
+        }
     }
 
     fn uci_perft(&mut self) -> String {
@@ -751,7 +746,7 @@ fn fuzz_uci_session(variant: &'static str, settings: &Settings) {
         settings.seed, settings.iterations
     );
     let mut p = Proc::start(&[], context);
-    let mut inputs = Gen::new(seed, variant, settings.known);
+    let mut inputs = Gen::new(seed, variant, settings.large_hash);
     p.send_str("uci");
     let listing = p.read_until(ANSWER_TIMEOUT, |l| l == "uciok");
     let options = parse_options(&listing);
@@ -877,19 +872,17 @@ impl CecpModel {
 
     fn xb_moves(&self) -> Vec<String> {
         let xb = xb_variant(self.variant).expect("CECP variant");
-        let fen = self.session.fen();
         self.session
             .legal_moves()
             .iter()
-            .map(|m| xb.move_to_xboard(&fen, m))
+            .map(|m| xb.move_to_xboard(self.session.as_ref(), m))
             .collect()
     }
 
     /// Plays an XBoard move if it is legal here (the engine's or ours).
     fn follow(&mut self, xb_move: &str) {
         let xb = xb_variant(self.variant).expect("CECP variant");
-        let legal = self.session.legal_moves();
-        if let Some(mv) = xb.move_from_xboard(&self.session.fen(), &legal, xb_move) {
+        if let Some(mv) = xb.move_from_xboard(self.session.as_ref(), xb_move) {
             let _ = self.session.play_move(&mv);
         }
     }
@@ -910,15 +903,13 @@ impl Gen {
         }
     }
 
-    /// A `memory` value; large allocations only with the F5 gate open.
+    /// A `memory` value: small, the maximum, or a boundary number.
     fn cecp_memory(&mut self) -> String {
-        let value = self.cecp_number(1, SMALL_HASH_MB as i64);
-        let large = value.parse::<u64>().is_ok_and(|mb| mb > SMALL_HASH_MB);
-        if large && !self.known.large_hash {
-            SMALL_HASH_MB.to_string()
-        } else {
-            value
-        }
+        let value = match self.below(6) {
+            0 => MAX_HASH_MB.to_string(),
+            _ => self.cecp_number(1, SMALL_HASH_MB as i64),
+        };
+        self.hash_size(value)
     }
 
     /// The next CECP line, and whether it asks the engine for a move.
@@ -942,7 +933,7 @@ impl Gen {
             4 | 5 => {
                 let fen = self.pick(&self.corpus.clone()).clone();
                 model.set_fen(&fen);
-                let xb_fen = xb.fen_to_xboard(&fen);
+                let xb_fen = xb.board_text(model.session.as_ref());
                 if self.chance(35) {
                     format!("setboard {}", self.mutate_text(&xb_fen))
                 } else {
@@ -1127,7 +1118,7 @@ fn fuzz_cecp_session(variant: &'static str, settings: &Settings, first_line: boo
     } else {
         Proc::start(&["xboard"], context)
     };
-    let mut inputs = Gen::new(seed, variant, settings.known);
+    let mut inputs = Gen::new(seed, variant, settings.large_hash);
     let mut model = CecpModel::new(variant);
     p.send_str("protover 2");
     p.read_until(ANSWER_TIMEOUT, |l| l == "feature done=1");
@@ -1243,7 +1234,7 @@ fn perft_command_line_refuses_bad_positions_cleanly() {
             "ghast perft, variant {variant}; reproduce with GHAST_FUZZ_SEED={} GHAST_FUZZ_ITERATIONS={}",
             settings.seed, settings.iterations
         );
-        let mut inputs = Gen::new(seed, variant, settings.known);
+        let mut inputs = Gen::new(seed, variant, settings.large_hash);
         for _ in 0..CLI_RUNS_PER_VARIANT * settings.iterations {
             // A command-line argument cannot hold a NUL byte.
             let fen = inputs.fen().replace('\0', "");
