@@ -12,8 +12,9 @@ use crate::game::{Game, GameError, History, MoveBuffer, err};
 /// this deep could finish anyway.
 pub const MAX_PERFT_DEPTH: u32 = 32;
 
-/// Refuses depths beyond [`MAX_PERFT_DEPTH`].
-fn check_depth(depth: u32) -> Result<(), GameError> {
+/// Refuses depths beyond [`MAX_PERFT_DEPTH`] (callers that count on
+/// another thread can check before they start it).
+pub fn check_depth(depth: u32) -> Result<(), GameError> {
     if depth > MAX_PERFT_DEPTH {
         return err(format!(
             "perft depth {depth} is too deep (at most {MAX_PERFT_DEPTH})"

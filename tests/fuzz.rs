@@ -22,9 +22,10 @@
 //! [`DEFAULT_SEED`]); README, "Reliability", has the pre-release command.
 //! A failure message names the seed, the session and its last inputs.
 //!
-//! Inputs that still hit an open fault of issue 14 outside this harness's
-//! files are sent only with `GHAST_FUZZ_KNOWN_FAULTS=1` (see
-//! [`KnownFaults`]), so CI stays green until the fix lands on main.
+//! `Hash` and `memory` values between [`SMALL_HASH_MB`] and the maximum
+//! are sent only with `GHAST_FUZZ_LARGE_HASH=1`: they may allocate that
+//! much memory. The maximum itself and everything above are always sent
+//! (issue 14, F5: an allocation that fails must be an error).
 
 mod common;
 
@@ -89,31 +90,16 @@ const BOUNDARY_NUMBERS: [&str; 24] = [
 /// and a few non-ASCII and control characters.
 const MUTATION_CHARS: &str = "pnhauwmyqkcdfgjozbrlePNHAUWMYQKCDFGJOZBRLE0123456789/ -+^()@=,.;:wbao\u{e9}\u{2654}\u{1f47b}\t\0";
 
-/// Open faults of issue 14 that this harness can reach, by the item that
-/// fixes them. Each flag is on only with `GHAST_FUZZ_KNOWN_FAULTS=1`; turn
-/// a default to `true` (and drop the gate) once the fix is on main.
-#[derive(Clone, Copy, Debug)]
-struct KnownFaults {
-    /// F5 (H1): a Hash or CECP `memory` allocation that fails aborts the
-    /// process. Gates Hash/memory values above [`SMALL_HASH_MB`], which a
-    /// CI machine should not allocate anyway.
-    large_hash: bool,
-    /// F7 (H1): `EvalFile` on /dev/zero or /dev/urandom blocks the loop.
-    eval_file_devices: bool,
-    /// F2 (H2): search parameters (the lower-case options of
-    /// src/search/params.rs) at some values of their advertised range
-    /// kill the search thread (`lmr_min_depth 1`). Gates in-range values
-    /// other than the default; refused values are always sent.
-    search_params: bool,
-}
-
-/// Hash sizes the CI run allocates at most.
+/// Hash sizes the CI run allocates at most (`GHAST_FUZZ_LARGE_HASH=1`
+/// lifts it).
 const SMALL_HASH_MB: u64 = 64;
+/// The largest `Hash` (and CECP `memory`) ghast offers.
+const MAX_HASH_MB: u64 = 65_536;
 
 struct Settings {
     seed: u64,
     iterations: usize,
-    known: KnownFaults,
+    large_hash: bool,
 }
 
 fn settings() -> Settings {
@@ -124,15 +110,10 @@ fn settings() -> Settings {
     let iterations = var("GHAST_FUZZ_ITERATIONS")
         .map(|s| s.parse().expect("GHAST_FUZZ_ITERATIONS must be a number"))
         .unwrap_or(1);
-    let all = var("GHAST_FUZZ_KNOWN_FAULTS").is_some_and(|v| v == "1");
     Settings {
         seed,
         iterations,
-        known: KnownFaults {
-            large_hash: all,
-            eval_file_devices: all,
-            search_params: all,
-        },
+        large_hash: var("GHAST_FUZZ_LARGE_HASH").is_some_and(|v| v == "1"),
     }
 }
 
@@ -338,19 +319,7 @@ struct UciOption {
     kind: String,
     min: i64,
     max: i64,
-    default: String,
     vars: Vec<String>,
-}
-
-impl UciOption {
-    /// The search's tuning parameters are the lower-case options.
-    fn is_search_param(&self) -> bool {
-        self.kind == "spin"
-            && self
-                .name
-                .chars()
-                .all(|c| c.is_ascii_lowercase() || c == '_' || c.is_ascii_digit())
-    }
 }
 
 fn parse_options(lines: &[String]) -> Vec<UciOption> {
@@ -377,7 +346,6 @@ fn parse_options(lines: &[String]) -> Vec<UciOption> {
             kind: words.first().copied().unwrap_or("").to_string(),
             min: after("min").and_then(|v| v.parse().ok()).unwrap_or(0),
             max: after("max").and_then(|v| v.parse().ok()).unwrap_or(0),
-            default: after("default").unwrap_or("").to_string(),
             vars,
         });
     }
@@ -389,13 +357,13 @@ struct Gen {
     rng: StdRng,
     variant: &'static str,
     corpus: Vec<String>,
-    known: KnownFaults,
+    large_hash: bool,
     /// A scratch file with a malformed parameter list, for `EvalFile`.
     garbage_file: String,
 }
 
 impl Gen {
-    fn new(seed: u64, variant: &'static str, known: KnownFaults) -> Gen {
+    fn new(seed: u64, variant: &'static str, large_hash: bool) -> Gen {
         let garbage_file = format!(
             "{}/fuzz-evalfile-{variant}.params",
             env!("CARGO_TARGET_TMPDIR")
@@ -406,7 +374,7 @@ impl Gen {
             rng: StdRng::seed_from_u64(seed),
             variant,
             corpus: corpus(variant),
-            known,
+            large_hash,
             garbage_file,
         }
     }
@@ -664,18 +632,8 @@ impl Gen {
             4 => self.boundary(),
             _ => self.number(option.min, option.max),
         };
-        let large_hash = option.name == "Hash"
-            && value
-                .parse::<u64>()
-                .is_ok_and(|mb| mb > SMALL_HASH_MB && mb <= option.max as u64);
-        if large_hash && !self.known.large_hash {
-            return SMALL_HASH_MB.to_string();
-        }
-        let in_range = value
-            .parse::<i64>()
-            .is_ok_and(|v| (option.min..=option.max).contains(&v));
-        if option.is_search_param() && in_range && !self.known.search_params {
-            return option.default.clone();
+        if option.name == "Hash" {
+            return self.hash_size(value);
         }
         value
     }
@@ -693,10 +651,21 @@ impl Gen {
             format!("{root}/tuning/vyremorn.params"),
             format!("{root}/tuning/nemoroth.params"),
         ];
-        if self.known.eval_file_devices {
-            choices.extend(["/dev/zero".to_string(), "/dev/urandom".to_string()]);
-        }
+        choices.extend(["/dev/zero", "/dev/urandom", "/dev/stdin"].map(String::from));
         self.pick(&choices).clone()
+    }
+
+    /// `value` for a hash size, with sizes the machine would really
+    /// allocate capped at [`SMALL_HASH_MB`] unless allowed.
+    fn hash_size(&self, value: String) -> String {
+        let large = value
+            .parse::<u64>()
+            .is_ok_and(|mb| mb > SMALL_HASH_MB && mb < MAX_HASH_MB);
+        if large && !self.large_hash {
+            SMALL_HASH_MB.to_string()
+        } else {
+            value
+        }
     }
 
     fn uci_perft(&mut self) -> String {
@@ -777,7 +746,7 @@ fn fuzz_uci_session(variant: &'static str, settings: &Settings) {
         settings.seed, settings.iterations
     );
     let mut p = Proc::start(&[], context);
-    let mut inputs = Gen::new(seed, variant, settings.known);
+    let mut inputs = Gen::new(seed, variant, settings.large_hash);
     p.send_str("uci");
     let listing = p.read_until(ANSWER_TIMEOUT, |l| l == "uciok");
     let options = parse_options(&listing);
@@ -800,19 +769,13 @@ fn fuzz_uci_session(variant: &'static str, settings: &Settings) {
                 uci_sync(&mut p);
             }
             UciExpect::Perft => {
-                // `isready` is answered at once during a perft (issue 14,
-                // F4): wait for the count or the error itself first.
-                let mut lines = p.read_until(ANSWER_TIMEOUT, |l| {
-                    l.starts_with("Nodes searched") || l.starts_with("info string error")
-                });
-                let early = lines.iter().filter(|l| *l == "readyok").count();
-                p.readyok_due = p.readyok_due.saturating_sub(early as _);
-                lines.extend(uci_sync(&mut p));
-                let answered = lines
-                    .iter()
-                    .any(|l| l.starts_with("Nodes searched") || l.starts_with("info string error"));
-                if !answered {
-                    p.fail("go perft got neither a count nor an error");
+                // A perft counted on a thread of its own may answer after
+                // `readyok`.
+                let is_answer =
+                    |l: &str| l.starts_with("Nodes searched") || l.starts_with("info string error");
+                let lines = uci_sync(&mut p);
+                if !lines.iter().any(|l| is_answer(l)) {
+                    p.read_until(ANSWER_TIMEOUT, is_answer);
                 }
             }
             UciExpect::Search { cheap } => {
@@ -940,15 +903,13 @@ impl Gen {
         }
     }
 
-    /// A `memory` value; large allocations only with the F5 gate open.
+    /// A `memory` value: small, the maximum, or a boundary number.
     fn cecp_memory(&mut self) -> String {
-        let value = self.cecp_number(1, SMALL_HASH_MB as i64);
-        let large = value.parse::<u64>().is_ok_and(|mb| mb > SMALL_HASH_MB);
-        if large && !self.known.large_hash {
-            SMALL_HASH_MB.to_string()
-        } else {
-            value
-        }
+        let value = match self.below(6) {
+            0 => MAX_HASH_MB.to_string(),
+            _ => self.cecp_number(1, SMALL_HASH_MB as i64),
+        };
+        self.hash_size(value)
     }
 
     /// The next CECP line, and whether it asks the engine for a move.
@@ -1157,7 +1118,7 @@ fn fuzz_cecp_session(variant: &'static str, settings: &Settings, first_line: boo
     } else {
         Proc::start(&["xboard"], context)
     };
-    let mut inputs = Gen::new(seed, variant, settings.known);
+    let mut inputs = Gen::new(seed, variant, settings.large_hash);
     let mut model = CecpModel::new(variant);
     p.send_str("protover 2");
     p.read_until(ANSWER_TIMEOUT, |l| l == "feature done=1");
@@ -1273,7 +1234,7 @@ fn perft_command_line_refuses_bad_positions_cleanly() {
             "ghast perft, variant {variant}; reproduce with GHAST_FUZZ_SEED={} GHAST_FUZZ_ITERATIONS={}",
             settings.seed, settings.iterations
         );
-        let mut inputs = Gen::new(seed, variant, settings.known);
+        let mut inputs = Gen::new(seed, variant, settings.large_hash);
         for _ in 0..CLI_RUNS_PER_VARIANT * settings.iterations {
             // A command-line argument cannot hold a NUL byte.
             let fen = inputs.fen().replace('\0', "");
