@@ -13,7 +13,8 @@
 //! - [`protocol`]: the UCI-dialect loop, an adapter around a
 //!   [`variants::Session`];
 //! - [`tournament`]: `ghast match`, games refereed by the rules library;
-//! - [`tune`]: self-play data generation and the Texel tuner.
+//! - [`tune`]: self-play data generation and the Texel tuner;
+//! - [`web`]: `ghast serve`, the web board, an adapter like the protocols.
 
 pub mod bitboard;
 pub mod board_view;
@@ -25,3 +26,4 @@ pub mod search;
 pub mod tournament;
 pub mod tune;
 pub mod variants;
+pub mod web;
