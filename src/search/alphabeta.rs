@@ -638,7 +638,9 @@ impl<'a, G: Game> Worker<'a, G> {
                     r = self.lmr[(depth as usize).min(63)][searched.min(63)];
                     r += !pv_node as i32;
                     r -= improving as i32;
-                    r = r.clamp(0, new_depth - 1);
+                    // Never below depth 1, never an extension: safe for
+                    // any `lmr_min_depth`, even when new_depth is 0.
+                    r = r.min(new_depth - 1).max(0);
                 }
                 let mut s = -self.negamax(&child, new_depth - r, -alpha - 1, -alpha, ply + 1, true);
                 if s > alpha && r > 0 {
@@ -809,5 +811,58 @@ impl<'a, G: Game> Worker<'a, G> {
         }
         self.scores[ply] = scores;
         best
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::params::PARAM_SPECS;
+    use super::super::{Config, Limits, SearchKind, Shared, search};
+    use crate::game::{GameState, MoveBuffer};
+    use crate::variants::nimrod::Nimrod;
+
+    /// A middle-game position with captures, checks and quiet moves, so
+    /// that every pruning and reduction rule can fire.
+    const MIDDLE_GAME: [&str; 8] = [
+        "e2e4", "d7d5", "e4d5", "g8f6", "g1f3", "f6d5", "d2d4", "b7b6",
+    ];
+
+    /// Searches with `config` and checks the answer is a legal move.
+    fn searches_soundly(config: &Config, limits: &Limits, what: &str) {
+        let state = GameState::<Nimrod>::from_setup(None, &MIDDLE_GAME).unwrap();
+        let shared = Shared::new(1);
+        shared.prepare(limits);
+        let outcome = search(&state, limits, config, &shared, &|_| {});
+        let best = outcome.best.unwrap_or_else(|| panic!("{what}: no move"));
+        assert!(
+            state.legal_moves().as_slice().contains(&best),
+            "{what}: illegal best move"
+        );
+    }
+
+    /// Issue 14, F2: every parameter at either end of its advertised range
+    /// gives a sound search, in alpha-beta and in MCTS.
+    #[test]
+    fn every_parameter_is_safe_at_both_ends_of_its_range() {
+        let alphabeta_limits = Limits {
+            depth: Some(6),
+            nodes: Some(30_000),
+            ..Limits::default()
+        };
+        let mcts_limits = Limits {
+            nodes: Some(300),
+            ..Limits::default()
+        };
+        for spec in PARAM_SPECS {
+            for value in [spec.min, spec.max] {
+                let mut config = Config::default();
+                config.params.set(spec.name, &value.to_string()).unwrap();
+                let what = format!("{}={value}", spec.name);
+                config.search = Some(SearchKind::AlphaBeta);
+                searches_soundly(&config, &alphabeta_limits, &what);
+                config.search = Some(SearchKind::Mcts);
+                searches_soundly(&config, &mcts_limits, &what);
+            }
+        }
     }
 }

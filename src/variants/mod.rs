@@ -72,13 +72,14 @@ pub trait Session: Send + Sync {
     /// Parses a params file for this variant's evaluator (the `EvalFile`
     /// option), ready for [`Config::eval`]; errors name the line.
     fn parse_eval_params(&self, text: &str) -> Result<search::EvalSet, String>;
-    /// Perft divide of the current position.
+    /// Perft divide of the current position; an error for a depth over
+    /// [`perft::MAX_PERFT_DEPTH`].
     fn divide(
         &self,
         depth: u32,
         threads: usize,
         progress: &(dyn Fn(usize, usize, u64) + Sync),
-    ) -> Vec<DivideLine>;
+    ) -> Result<Vec<DivideLine>, GameError>;
 }
 
 impl<G: Game> Session for GameState<G> {
@@ -167,7 +168,7 @@ impl<G: Game> Session for GameState<G> {
         depth: u32,
         threads: usize,
         progress: &(dyn Fn(usize, usize, u64) + Sync),
-    ) -> Vec<DivideLine> {
+    ) -> Result<Vec<DivideLine>, GameError> {
         perft::divide(&self.position, &self.history, depth, threads, progress)
     }
 }
