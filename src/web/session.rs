@@ -57,6 +57,8 @@ impl From<search::Score> for ScoreView {
 /// One line of search progress, with its PV described move by move.
 #[derive(Clone, Debug, Serialize)]
 pub struct AnalysisLine {
+    /// The position searched (lines of an older search can still arrive).
+    pub position: String,
     pub depth: u32,
     pub seldepth: u32,
     pub multipv: usize,
@@ -217,6 +219,7 @@ fn describe_line(root: &dyn Session, info: &Info) -> AnalysisLine {
         pv_moves.push(view);
     }
     AnalysisLine {
+        position: root.fen(),
         depth: info.depth,
         seldepth: info.seldepth,
         multipv: info.multipv,

@@ -67,6 +67,7 @@ function listen() {
   ui.events.addEventListener("info", (e) => {
     if (id !== ui.id) return;
     const line = JSON.parse(e.data);
+    if (!ui.state || line.position !== ui.state.position) return;
     // A new depth of the first line starts a new set of lines.
     if (line.multipv <= 1) {
       for (const k of [...ui.lines.keys()]) if (k > 1 && ui.lines.get(k).depth < line.depth - 1) ui.lines.delete(k);
@@ -91,7 +92,9 @@ async function refresh() {
 }
 
 function setState(state) {
+  if (!ui.state || ui.state.position !== state.position) ui.lines.clear();
   ui.state = state;
+  document.body.dataset.game = state.id;
   document.body.dataset.ply = String(state.moves.length);
   document.body.dataset.variant = state.variant;
   document.body.dataset.side = state.side_to_move;
@@ -417,7 +420,11 @@ function renderBoard() {
     title.textContent = describeCell(cell, board);
     if (cell.ichor) {
       el("polygon", { points: lay.outline(cx, cy), fill: `rgba(60,170,60,${0.2 + 0.045 * cell.ichor})` }, overlay);
-      const t = el("text", { x: cx + lay.radius * 0.55, y: cy - lay.radius * 0.5, "font-size": lay.radius * 0.42, "text-anchor": "middle", fill: "#0c4a0c", "font-weight": 700 }, marks);
+      // The plies left, in a badge in the corner above any piece.
+      const bx = cx + lay.radius * 0.74;
+      const by = cy - lay.radius * 0.74;
+      el("circle", { cx: bx, cy: by, r: lay.radius * 0.24, fill: "#1f7a1f", stroke: "#fff", "stroke-width": 0.02, "data-effect": "ichor" }, marks);
+      const t = el("text", { x: bx, y: by + lay.radius * 0.11, "font-size": lay.radius * 0.32, "text-anchor": "middle", fill: "#fff", "font-weight": 700 }, marks);
       t.textContent = `${cell.ichor}`;
     }
     for (const region of cell.regions) {
