@@ -17,7 +17,7 @@ use serde_json::{Value, json};
 use std::net::TcpStream;
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
-use web_common::Server;
+use web_common::{Server, kinds_on};
 
 const CHROMIUM: &str = "/usr/bin/chromium";
 const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
@@ -171,14 +171,24 @@ async fn set_up(c: &Client, position: &str) {
         .expect("the new game");
 }
 
-/// Sets the engine to a shallow fixed depth, as a person would.
-async fn quick_engine(c: &Client) {
-    c.find(Locator::Id("limit-kind"))
+/// Chooses `value` in the select box `id`.
+async fn select(c: &Client, id: &str, value: &str) {
+    c.find(Locator::Id(id))
         .await
         .unwrap()
-        .select_by_value("depth")
+        .select_by_value(value)
         .await
-        .unwrap();
+        .unwrap_or_else(|e| panic!("{id} = {value}: {e}"));
+}
+
+/// How many elements match `css`.
+async fn count(c: &Client, css: &str) -> usize {
+    c.find_all(Locator::Css(css)).await.unwrap().len()
+}
+
+/// Sets the engine to a shallow fixed depth, as a person would.
+async fn quick_engine(c: &Client) {
+    select(c, "limit-kind", "depth").await;
     let value = c.find(Locator::Id("limit-value")).await.unwrap();
     value.clear().await.unwrap();
     value.send_keys("2").await.unwrap();
@@ -286,11 +296,7 @@ async fn nimrod_corner_board_is_turned() {
     // A corner Pawn steps north (towards a8).
     play_one_move(&server, &browser, "nimrod-corner", "g4", "g5", "g4g5").await;
     let c = browser.client();
-    let diamonds = c
-        .find_all(Locator::Css("polygon[data-square]"))
-        .await
-        .unwrap();
-    assert_eq!(diamonds.len(), 64);
+    assert_eq!(count(c, "polygon[data-square]").await, 64);
     // h1 is drawn at the bottom, a8 at the top.
     let y = |square: &'static str| async move {
         c.find(Locator::Css(&format!("polygon[data-square='{square}']")))
@@ -317,12 +323,7 @@ async fn nimrod_promotion_offers_a_choice() {
         .for_element(Locator::Css("body[data-variant='nimrod']"))
         .await
         .unwrap();
-    c.find(Locator::Id("mode"))
-        .await
-        .unwrap()
-        .select_by_value("none")
-        .await
-        .unwrap();
+    select(c, "mode", "none").await;
     set_up(c, "w3k2u/1P4P1/8/8/8/8/1p4p1/W3K2U w - - 0 1").await;
     click_square(c, "b7").await;
     click_square(c, "b8").await;
@@ -340,13 +341,7 @@ async fn nimrod_promotion_offers_a_choice() {
     wait_for_ply(c, 1).await;
     let state = check_board(c, &server).await;
     assert_eq!(state["moves"][0]["notation"], "b7b8w");
-    let b8 = state["board"]["cells"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|c| c["name"] == "b8")
-        .unwrap();
-    assert_eq!(b8["occupants"][0]["kind"], "hawkress");
+    assert_eq!(kinds_on(&state, "b8"), ["hawkress"]);
     browser.close().await;
 }
 
@@ -357,25 +352,8 @@ async fn vyremorn_mounting_a_disk_and_the_reply() {
     let browser = Browser::start("vyremorn").await;
     // The Arbalest d4 mounts the Disk d5.
     let state = play_one_move(&server, &browser, "vyremorn", "d4", "d5", "d4d5").await;
-    let d5 = state["board"]["cells"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|c| c["name"] == "d5")
-        .unwrap();
-    let kinds: Vec<&str> = d5["occupants"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|o| o["kind"].as_str().unwrap())
-        .collect();
-    assert_eq!(kinds, ["disk", "arbalest"]);
-    let drawn = browser
-        .client()
-        .find_all(Locator::Css("polygon[data-square]"))
-        .await
-        .unwrap();
-    assert_eq!(drawn.len(), 132);
+    assert_eq!(kinds_on(&state, "d5"), ["disk", "arbalest"]);
+    assert_eq!(count(browser.client(), "polygon[data-square]").await, 132);
     screenshot(browser.client(), "board-vyremorn.png").await;
     browser.close().await;
 }
@@ -401,24 +379,17 @@ async fn nemoroth_move_reply_and_effect_layers() {
     let state = check_board(c, &server).await;
     assert_eq!(state["moves"][2]["notation"], scream);
     // Set up the effects position; every layer is drawn.
-    c.find(Locator::Id("mode"))
-        .await
-        .unwrap()
-        .select_by_value("none")
-        .await
-        .unwrap();
+    select(c, "mode", "none").await;
     set_up(c, NEMOROTH_EFFECTS).await;
     let state = check_board(c, &server).await;
     assert_eq!(state["position"], NEMOROTH_EFFECTS);
-    let count =
-        |css: &'static str| async move { c.find_all(Locator::Css(css)).await.unwrap().len() };
-    assert_eq!(count("[data-effect='ghast-field']").await, 25 + 20);
-    assert_eq!(count("[data-effect='gaze']").await, 4);
-    assert_eq!(count("[data-effect='compelled']").await, 3);
+    assert_eq!(count(c, "[data-effect='ghast-field']").await, 25 + 20);
+    assert_eq!(count(c, "[data-effect='gaze']").await, 4);
+    assert_eq!(count(c, "[data-effect='compelled']").await, 3);
     screenshot(c, "board-nemoroth.png").await;
     // Switching a layer off removes it.
     click(c, "#show-fields").await;
-    assert_eq!(count("[data-effect='ghast-field']").await, 0);
+    assert_eq!(count(c, "[data-effect='ghast-field']").await, 0);
     // A bad position string gets a clear error and keeps the game.
     let position = c.find(Locator::Id("position")).await.unwrap();
     position.clear().await.unwrap();

@@ -5,7 +5,7 @@
 mod web_common;
 
 use serde_json::Value;
-use web_common::{Client, Server};
+use web_common::{Client, Server, kinds_on};
 
 fn error_of(body: &str) -> String {
     let v: Value = serde_json::from_str(body).unwrap_or_else(|e| panic!("{e}: {body}"));
@@ -125,13 +125,7 @@ fn moves_undo_and_bad_moves() {
     assert_eq!(state["side_to_move"], "black");
     assert_eq!(state["moves"][0]["notation"], "e2e4");
     assert_eq!(state["moves"][0]["side"], "white");
-    let e4 = state["board"]["cells"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|c| c["name"] == "e4")
-        .unwrap();
-    assert_eq!(e4["occupants"][0]["kind"], "pawn");
+    assert_eq!(kinds_on(&state, "e4"), ["pawn"]);
     // Illegal, garbled, empty and mistyped moves: 400 with the reason.
     for (body, needle) in [
         (r#"{"move": "e7e5x"}"#, "e7e5x"),

@@ -158,6 +158,17 @@ async fn settle(game: &Game) -> ApiResult<()> {
     Ok(())
 }
 
+/// Refuses moves and searches once the game is over.
+fn still_playing(entry: &GameEntry) -> ApiResult<()> {
+    match entry.engine.outcome() {
+        Some(o) => Err(ApiError::bad(format!(
+            "the game is over: {}",
+            super::games::OutcomeView::from(o).reason
+        ))),
+        None => Ok(()),
+    }
+}
+
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct PlayMove {
@@ -174,14 +185,9 @@ pub async fn play(
     let request: PlayMove = parse_body(body)?;
     settle(&game).await?;
     let mut entry = lock(&game);
-    if let Some(o) = entry.engine.outcome() {
-        return Err(ApiError::bad(format!(
-            "the game is over: {}",
-            super::games::OutcomeView::from(o).reason
-        )));
-    }
+    still_playing(&entry)?;
     let played = entry.play(&request.text, None).map_err(ApiError::bad)?;
-    entry.broadcast(
+    entry.channel.broadcast(
         "move",
         &serde_json::json!({ "move": played, "engine": false }),
     );
@@ -207,7 +213,9 @@ pub async fn undo(
         .undo(request.plies.unwrap_or(1))
         .map_err(ApiError::bad)?;
     let plies = entry.record.len();
-    entry.broadcast("undo", &serde_json::json!({ "plies": plies }));
+    entry
+        .channel
+        .broadcast("undo", &serde_json::json!({ "plies": plies }));
     Ok(Json(entry.state()))
 }
 
@@ -256,27 +264,19 @@ fn start_search(
     if entry.running.is_some() {
         return Err(ApiError::busy());
     }
-    if let Some(o) = entry.engine.outcome() {
-        return Err(ApiError::bad(format!(
-            "the game is over: {}",
-            super::games::OutcomeView::from(o).reason
-        )));
-    }
-    let weak = Arc::downgrade(game);
+    still_playing(&entry)?;
+    let channel = entry.channel.clone();
+    channel.set_last_pv(Vec::new());
     let on_line = move |line: AnalysisLine| {
-        if let Some(g) = weak.upgrade() {
-            let mut entry = lock(&g);
-            if line.multipv <= 1 {
-                entry.last_pv = line.pv.clone();
-            }
-            entry.broadcast("info", &line);
+        if line.multipv <= 1 {
+            channel.set_last_pv(line.pv.clone());
         }
+        channel.broadcast("info", &line);
     };
     let (stop, reply) = entry
         .engine
         .search(limits, on_line)
         .map_err(|e| ApiError::new(StatusCode::SERVICE_UNAVAILABLE, e))?;
-    entry.last_pv.clear();
     entry.running = Some(super::games::Running {
         kind,
         stop: stop.clone(),
@@ -304,7 +304,7 @@ pub async fn go(
         .map_err(|_| ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "the search failed"))?;
     let mut entry = lock(&game);
     entry.running = None;
-    entry.search_done(SearchKind::Go, &result);
+    entry.channel.search_done(SearchKind::Go, &result);
     let best = result
         .best
         .clone()
@@ -316,7 +316,7 @@ pub async fn go(
         time_ms: started.elapsed().as_millis() as u64,
     };
     let played = entry.play(&best, Some(note)).map_err(ApiError::bad)?;
-    entry.broadcast(
+    entry.channel.broadcast(
         "move",
         &serde_json::json!({ "move": played, "engine": true }),
     );
@@ -325,7 +325,7 @@ pub async fn go(
         "score": result.score,
         "depth": result.depth,
         "nodes": result.nodes,
-        "pv": entry.last_pv.clone(),
+        "pv": entry.channel.last_pv(),
         "state": entry.state(),
     })))
 }
@@ -348,7 +348,7 @@ pub async fn analyse(
         if let Ok(result) = reply.await {
             let mut entry = lock(&finisher);
             entry.running = None;
-            entry.search_done(SearchKind::Analysis, &result);
+            entry.channel.search_done(SearchKind::Analysis, &result);
         }
     });
     let mut entry = lock(&game);
@@ -376,7 +376,7 @@ pub async fn events(
     Path(id): Path<String>,
 ) -> ApiResult<Sse<impl tokio_stream::Stream<Item = Result<SseEvent, Infallible>>>> {
     let game = game(&state, &id)?;
-    let receiver = lock(&game).subscribe();
+    let receiver = lock(&game).channel.subscribe();
     let stream = UnboundedReceiverStream::new(receiver)
         .map(|e| Ok(SseEvent::default().event(e.name).data(e.data)));
     Ok(Sse::new(stream).keep_alive(KeepAlive::default()))

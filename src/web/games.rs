@@ -67,9 +67,63 @@ pub struct GameEntry {
     pub start: Option<String>,
     pub record: Vec<Played>,
     pub running: Option<Running>,
-    /// The principal variation of the latest (or running) search.
-    pub last_pv: Vec<String>,
+    /// The event stream; searches report to it without locking the game.
+    pub channel: Arc<Channel>,
+}
+
+/// A game's event stream and the PV of its latest search.
+#[derive(Default)]
+pub struct Channel {
+    inner: Mutex<ChannelState>,
+}
+
+#[derive(Default)]
+struct ChannelState {
     listeners: Vec<mpsc::UnboundedSender<Event>>,
+    last_pv: Vec<String>,
+}
+
+impl Channel {
+    fn state(&self) -> MutexGuard<'_, ChannelState> {
+        self.inner.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    pub fn subscribe(&self) -> mpsc::UnboundedReceiver<Event> {
+        let (tx, rx) = mpsc::unbounded_channel();
+        self.state().listeners.push(tx);
+        rx
+    }
+
+    /// Sends an event to every listener, forgetting those that left.
+    pub fn broadcast(&self, name: &'static str, data: &impl Serialize) {
+        let data = serde_json::to_string(data).unwrap_or_else(|_| "null".into());
+        self.state().listeners.retain(|l| {
+            l.send(Event {
+                name,
+                data: data.clone(),
+            })
+            .is_ok()
+        });
+    }
+
+    /// The event that ends a search, for the stream.
+    pub fn search_done(&self, kind: SearchKind, result: &SearchResult) {
+        #[derive(Serialize)]
+        struct Done<'a> {
+            kind: SearchKind,
+            #[serde(flatten)]
+            result: &'a SearchResult,
+        }
+        self.broadcast("done", &Done { kind, result });
+    }
+
+    pub fn set_last_pv(&self, pv: Vec<String>) {
+        self.state().last_pv = pv;
+    }
+
+    pub fn last_pv(&self) -> Vec<String> {
+        self.state().last_pv.clone()
+    }
 }
 
 /// How a finished game ended.
@@ -128,8 +182,7 @@ impl GameEntry {
             start,
             record: Vec::new(),
             running: None,
-            last_pv: Vec::new(),
-            listeners: Vec::new(),
+            channel: Arc::default(),
         }
     }
 
@@ -181,35 +234,6 @@ impl GameEntry {
         self.engine.set_up(self.start.as_deref(), &moves)?;
         self.record.truncate(keep);
         Ok(())
-    }
-
-    pub fn subscribe(&mut self) -> mpsc::UnboundedReceiver<Event> {
-        let (tx, rx) = mpsc::unbounded_channel();
-        self.listeners.push(tx);
-        rx
-    }
-
-    /// Sends an event to every listener, forgetting those that left.
-    pub fn broadcast(&mut self, name: &'static str, data: &impl Serialize) {
-        let data = serde_json::to_string(data).unwrap_or_else(|_| "null".into());
-        self.listeners.retain(|l| {
-            l.send(Event {
-                name,
-                data: data.clone(),
-            })
-            .is_ok()
-        });
-    }
-
-    /// The event that ends a search, for the stream.
-    pub fn search_done(&mut self, kind: SearchKind, result: &SearchResult) {
-        #[derive(Serialize)]
-        struct Done<'a> {
-            kind: SearchKind,
-            #[serde(flatten)]
-            result: &'a SearchResult,
-        }
-        self.broadcast("done", &Done { kind, result });
     }
 
     /// The game as PGN, in the form `ghast match` writes.

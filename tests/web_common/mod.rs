@@ -167,3 +167,23 @@ impl Events {
         }
     }
 }
+
+/// The cell `name` of a STATE's board.
+pub fn cell<'a>(state: &'a serde_json::Value, name: &str) -> &'a serde_json::Value {
+    state["board"]["cells"]
+        .as_array()
+        .expect("cells")
+        .iter()
+        .find(|c| c["name"] == name)
+        .unwrap_or_else(|| panic!("no cell {name}"))
+}
+
+/// The kinds on the cell `name`, bottom to top.
+pub fn kinds_on(state: &serde_json::Value, name: &str) -> Vec<String> {
+    cell(state, name)["occupants"]
+        .as_array()
+        .expect("occupants")
+        .iter()
+        .map(|o| o["kind"].as_str().expect("kind").to_string())
+        .collect()
+}

@@ -691,7 +691,12 @@ async function init() {
   if (wanted && ui.variants.some((v) => v.name === wanted)) $("variant").value = wanted;
   $("new-game").addEventListener("click", () => newGame().catch((e) => showError(e.message)));
   $("variant").addEventListener("change", () => newGame().catch((e) => showError(e.message)));
-  $("mode").addEventListener("change", afterChange);
+  $("mode").addEventListener("change", () => {
+    // Your side at the bottom.
+    $("flip").checked = mode() === "black";
+    render();
+    afterChange();
+  });
   $("undo").addEventListener("click", undo);
   $("engine-move").addEventListener("click", engineMove);
   $("analyse").addEventListener("click", () => { ui.analysing = true; if (!engineToMove()) startAnalysis(); });
