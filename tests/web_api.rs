@@ -329,3 +329,36 @@ fn the_page_is_served() {
         assert!(!body.is_empty());
     }
 }
+
+#[test]
+fn a_client_leaving_during_go_does_not_lock_the_game() {
+    let server = Server::start();
+    let (id, _) = server.create(r#"{"variant": "nimrod"}"#);
+    let mut events = server.events(&id);
+    {
+        use std::io::Write;
+        let mut leaving = std::net::TcpStream::connect(&server.address).unwrap();
+        let body = r#"{"depth": 60}"#;
+        write!(
+            leaving,
+            "POST /api/games/{id}/go HTTP/1.1\r\nHost: x\r\nContent-Length: {}\r\n\r\n{body}",
+            body.len()
+        )
+        .unwrap();
+        events.next("info");
+    }
+    server.json("POST", &format!("/api/games/{id}/stop"), "", 200);
+    // The engine's move is still played, and the game goes on.
+    let played = events.next("move");
+    assert_eq!(played["engine"], true);
+    let state = server.json("GET", &format!("/api/games/{id}"), "", 200);
+    assert_eq!(state["thinking"], Value::Null);
+    let reply = state["legal_moves"][0].as_str().unwrap();
+    let after = server.json(
+        "POST",
+        &format!("/api/games/{id}/moves"),
+        &format!("{{\"move\": \"{reply}\"}}"),
+        200,
+    );
+    assert_eq!(after["moves"].as_array().unwrap().len(), 2);
+}

@@ -299,12 +299,37 @@ pub async fn go(
     settle(&game).await?;
     let started = std::time::Instant::now();
     let (_stop, reply) = start_search(&game, SearchKind::Go, limits)?;
-    let result = reply
+    // The move is played even if the client leaves before the search
+    // ends, so the game is never left locked.
+    let (answer, answered) = tokio::sync::oneshot::channel();
+    tokio::spawn(async move {
+        let outcome = match reply.await {
+            Ok(result) => play_engine_move(&game, &result, started),
+            Err(_) => {
+                lock(&game).running = None;
+                Err(ApiError::new(
+                    StatusCode::SERVICE_UNAVAILABLE,
+                    "the search failed",
+                ))
+            }
+        };
+        let _ = answer.send(outcome);
+    });
+    answered
         .await
-        .map_err(|_| ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "the search failed"))?;
-    let mut entry = lock(&game);
+        .map_err(|_| ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "the search failed"))?
+        .map(Json)
+}
+
+/// Ends a `go`: plays its move and describes it.
+fn play_engine_move(
+    game: &Game,
+    result: &SearchResult,
+    started: std::time::Instant,
+) -> ApiResult<serde_json::Value> {
+    let mut entry = lock(game);
     entry.running = None;
-    entry.channel.search_done(SearchKind::Go, &result);
+    entry.channel.search_done(SearchKind::Go, result);
     let best = result
         .best
         .clone()
@@ -320,14 +345,14 @@ pub async fn go(
         "move",
         &serde_json::json!({ "move": played, "engine": true }),
     );
-    Ok(Json(serde_json::json!({
+    Ok(serde_json::json!({
         "move": played,
         "score": result.score,
         "depth": result.depth,
         "nodes": result.nodes,
         "pv": entry.channel.last_pv(),
         "state": entry.state(),
-    })))
+    }))
 }
 
 pub async fn analyse(
