@@ -368,7 +368,7 @@ function slots(cell, r) {
   const n = cell.occupants.length;
   const rider = n === 2 && cell.occupants[0].kind === "disk";
   if (n <= 1) return [[0, 0, r]];
-  if (rider) return [[0, 0, r], [0, 0, r * 0.66]];
+  if (rider) return [[0, 0, r], [0, 0, r * 0.74]];
   const per = n <= 4 ? 2 : 3;
   const size = (2 * r) / per;
   const out = [];
