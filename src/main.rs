@@ -3,12 +3,14 @@
 //! `xboard`).
 
 use clap::{Parser, Subcommand};
+use ghast::commands;
+use ghast::engine::options::spin_parser;
+use ghast::engine::{Limits, Settings};
 use ghast::protocol::Uci;
-use ghast::search::{self, Config, Info, Limits, Score, Shared};
-use ghast::variants::{self, Session, VARIANTS};
-use std::io::{IsTerminal, Write};
+use ghast::registry::{self, DEFAULT_VARIANT};
+use std::io::IsTerminal;
 use std::process::ExitCode;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// ghast: an engine for Nimrod Chess, Vyrémorn Chess and The Game of Nemoroth.
 ///
@@ -39,7 +41,7 @@ enum Command {
     Perft {
         /// Variant name: nimrod, nimrod-corner, dragon-nimrod, dragon-nimrod-corner,
         /// vyremorn, nemoroth.
-        #[arg(long, short, default_value = variants::DEFAULT_VARIANT)]
+        #[arg(long, short, default_value = DEFAULT_VARIANT)]
         variant: String,
         /// Start from this position instead of the start position.
         #[arg(long)]
@@ -64,7 +66,7 @@ enum Command {
         #[arg(long, short)]
         depth: Option<u32>,
         /// Transposition table size in MB.
-        #[arg(long, default_value_t = 16)]
+        #[arg(long, default_value_t = 16, value_parser = spin_parser::<usize>("Hash"))]
         hash: usize,
     },
     /// Play a tournament refereed by the rules library.
@@ -86,7 +88,7 @@ enum Command {
     /// Generate balanced openings (random plies, checked by a short search)
     /// for an openings file.
     Openings {
-        #[arg(long, short, default_value = variants::DEFAULT_VARIANT)]
+        #[arg(long, short, default_value = DEFAULT_VARIANT)]
         variant: String,
         /// Random plies from the start.
         #[arg(long, default_value_t = 6)]
@@ -113,7 +115,7 @@ enum Command {
     /// Example: ghast datagen --variant nimrod --games 2000 --nodes 5000
     /// --threads 2 --out nimrod.data
     Datagen {
-        #[arg(long, short, default_value = variants::DEFAULT_VARIANT)]
+        #[arg(long, short, default_value = DEFAULT_VARIANT)]
         variant: String,
         /// Games wanted in FILE (including those already there).
         #[arg(long)]
@@ -143,7 +145,7 @@ enum Command {
         #[arg(long, default_value_t = 1)]
         seed: u64,
         /// Hash per game in MB.
-        #[arg(long, default_value_t = 8)]
+        #[arg(long, default_value_t = 8, value_parser = spin_parser::<usize>("Hash"))]
         hash: usize,
     },
     /// Texel tuning of the evaluator's weights on a datagen file; writes a
@@ -152,7 +154,7 @@ enum Command {
     /// Example: ghast tune --variant nimrod --data nimrod.data
     /// --out nimrod.candidate.params --epochs 10 --lr 0.25 --reg 0.001
     Tune {
-        #[arg(long, short, default_value = variants::DEFAULT_VARIANT)]
+        #[arg(long, short, default_value = DEFAULT_VARIANT)]
         variant: String,
         /// Data file written by 'ghast datagen'.
         #[arg(long, value_name = "FILE")]
@@ -215,7 +217,7 @@ enum Command {
     #[command(alias = "analyze")]
     Analyse {
         /// Variant name.
-        #[arg(long, short, default_value = variants::DEFAULT_VARIANT)]
+        #[arg(long, short, default_value = DEFAULT_VARIANT)]
         variant: String,
         /// Start from this position instead of the start position.
         #[arg(long)]
@@ -230,13 +232,13 @@ enum Command {
         #[arg(long)]
         movetime: Option<u64>,
         /// Show the best K lines.
-        #[arg(long, default_value_t = 1)]
+        #[arg(long, default_value_t = 1, value_parser = spin_parser::<usize>("MultiPV"))]
         multipv: usize,
         /// Search threads.
-        #[arg(long, short, default_value_t = 1)]
+        #[arg(long, short, default_value_t = 1, value_parser = spin_parser::<usize>("Threads"))]
         threads: usize,
         /// Transposition table size in MB.
-        #[arg(long, default_value_t = 64)]
+        #[arg(long, default_value_t = 64, value_parser = spin_parser::<usize>("Hash"))]
         hash: usize,
     },
 }
@@ -245,7 +247,7 @@ enum Command {
 #[derive(clap::Args)]
 struct MatchArgs {
     /// Variant to play.
-    #[arg(long, short, default_value = variants::DEFAULT_VARIANT)]
+    #[arg(long, short, default_value = DEFAULT_VARIANT)]
     variant: String,
     /// A player, as key=value words: name=N (required); cmd=PATH for an
     /// external engine (omit for in-process ghast); arg=X (repeatable);
@@ -326,13 +328,6 @@ struct MatchArgs {
     quiet: bool,
 }
 
-/// Depth of `ghast bench` unless told otherwise.
-const BENCH_DEPTH: u32 = 11;
-/// The bench positions, compiled in so the binary needs no files.
-const BENCH_POSITIONS: &str = include_str!("../positions/bench.txt");
-/// Analysis time when neither depth nor time is given.
-const DEFAULT_ANALYSIS_MS: u64 = 5000;
-
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
@@ -382,10 +377,9 @@ fn main() -> ExitCode {
                 seed,
                 min_ply,
                 max_plies,
-                hash_mb: hash.max(1),
+                hash_mb: hash,
             };
-            ghast::with_game!(variant.as_str(), G => ghast::tune::datagen::run::<G>(&cfg))
-                .and_then(|r| r)
+            registry::get(&variant).and_then(|game| (game.datagen)(&cfg))
         }
         Some(Command::Tune {
             variant,
@@ -422,15 +416,9 @@ fn main() -> ExitCode {
                 validation_percent: validation,
                 exclude_unfinished,
             };
-            ghast::with_game!(variant.as_str(), G => ghast::tune::texel::run::<G>(
-                &data,
-                &out,
-                init.as_deref(),
-                max_positions,
-                filter,
-                &opts
-            ))
-            .and_then(|r| r.map(|_| ()))
+            registry::get(&variant).and_then(|game| {
+                (game.tune)(&data, &out, init.as_deref(), max_positions, filter, &opts).map(|_| ())
+            })
         }
         Some(Command::Analyse {
             variant,
@@ -445,19 +433,22 @@ fn main() -> ExitCode {
             let limits = Limits {
                 depth,
                 movetime: if depth.is_none() {
-                    Some(movetime.unwrap_or(DEFAULT_ANALYSIS_MS))
+                    Some(movetime.unwrap_or(commands::DEFAULT_ANALYSIS_MS))
                 } else {
                     None
                 },
                 ..Limits::default()
             };
-            let config = Config {
-                threads: threads.clamp(1, search::MAX_THREADS),
-                multipv: multipv.clamp(1, search::MAX_MULTIPV),
-                move_overhead: Duration::ZERO,
-                ..Config::default()
+            let mut settings = Settings {
+                hash_mb: hash,
+                ..Settings::default()
             };
-            analyse(&variant, fen.as_deref(), &moves, &limits, &config, hash)
+            settings.config.threads = threads;
+            settings.config.multipv = multipv;
+            settings.config.move_overhead = Duration::ZERO;
+            commands::setup(&variant, fen.as_deref(), &moves, settings).and_then(|mut engine| {
+                commands::analyse(engine.as_mut(), &limits, &mut std::io::stdout())
+            })
         }
         Some(Command::Perft {
             variant,
@@ -494,18 +485,6 @@ fn run_uci() -> Result<(), String> {
         .map_err(|e| format!("i/o: {e}"))
 }
 
-/// A session of `variant` at `fen` (or the start) after `moves`.
-fn setup(variant: &str, fen: Option<&str>, moves: &[String]) -> Result<Box<dyn Session>, String> {
-    let mut session = variants::new_session(variant)
-        .map_err(|e| format!("{e} (variants: {})", VARIANTS.join(", ")))?;
-    // Moves may also be given as one quoted, space-separated argument.
-    let moves: Vec<&str> = moves.iter().flat_map(|m| m.split_whitespace()).collect();
-    session
-        .set_position(fen, &moves)
-        .map_err(|e| e.to_string())?;
-    Ok(session)
-}
-
 /// Parses `key=value` words into numbers for the given keys.
 fn key_values(text: &str, keys: &[&str]) -> Result<Vec<i64>, String> {
     let mut values = vec![None; keys.len()];
@@ -533,7 +512,7 @@ fn run_match(a: &MatchArgs) -> Result<(), String> {
         .iter()
         .map(|e| tournament::player::PlayerSpec::parse(e))
         .collect::<Result<Vec<_>, _>>()?;
-    let mut adjudication = Adjudication::default_for(&a.variant);
+    let mut adjudication = Adjudication::default_for(&a.variant)?;
     if let Some(d) = &a.draw {
         adjudication.draw = if d == "off" {
             None
@@ -630,7 +609,8 @@ fn openings(
     seed: u64,
     out: Option<&str>,
 ) -> Result<(), String> {
-    let fens = ghast::tournament::generate_openings(variant, plies, count, max_cp, depth, seed)?;
+    let fens =
+        ghast::engine::openings::generate_openings(variant, plies, count, max_cp, depth, seed)?;
     let mut text = format!(
         "# {count} {variant} openings: {plies} random plies, |score| <= {max_cp} cp at depth {depth}, seed {seed}\n"
     );
@@ -648,112 +628,9 @@ fn openings(
 }
 
 fn bench(depth: Option<u32>, hash: usize) -> Result<(), String> {
-    let config = Config::default();
-    let shared = Shared::new(hash);
-    // Lines: <variant> [depth=N] <FEN>.
-    let mut positions: Vec<(&str, u32, &str)> = Vec::new();
-    for line in BENCH_POSITIONS.lines().map(str::trim) {
-        if line.is_empty() || line.starts_with('#') {
-            continue;
-        }
-        let Some((variant, rest)) = line.split_once(' ') else {
-            continue;
-        };
-        let (line_depth, fen) = match rest
-            .strip_prefix("depth=")
-            .and_then(|r| r.split_once(' '))
-            .and_then(|(d, f)| Some((d.parse::<u32>().ok()?, f)))
-        {
-            Some((d, f)) => (d, f),
-            None => (BENCH_DEPTH, rest),
-        };
-        if variants::new_session(variant).is_ok() {
-            positions.push((variant, depth.unwrap_or(line_depth).max(1), fen));
-        }
-    }
-    let start = Instant::now();
-    let mut nodes = 0;
-    for (i, (variant, depth, fen)) in positions.iter().enumerate() {
-        let session = setup(variant, Some(fen), &[])?;
-        let limits = Limits {
-            depth: Some(*depth),
-            ..Limits::default()
-        };
-        shared.prepare(&limits);
-        let reply = session.search(&limits, &config, &shared, &|_| {});
-        nodes += reply.nodes;
-        eprintln!(
-            "position {}/{} ({variant}): {} nodes, bestmove {}",
-            i + 1,
-            positions.len(),
-            reply.nodes,
-            reply.best.as_deref().unwrap_or("(none)")
-        );
-    }
-    let elapsed = start.elapsed().as_secs_f64().max(1e-9);
-    println!("{nodes} nodes {:.0} nps", nodes as f64 / elapsed);
-    Ok(())
-}
-
-fn format_score(score: Score) -> String {
-    match score {
-        Score::Cp(cp) => format!("{:+.2}", cp as f64 / 100.0),
-        Score::Mate(m) if m > 0 => format!("#{m}"),
-        Score::Mate(m) => format!("#-{}", -m),
-    }
-}
-
-fn analyse(
-    variant: &str,
-    fen: Option<&str>,
-    moves: &[String],
-    limits: &Limits,
-    config: &Config,
-    hash: usize,
-) -> Result<(), String> {
-    let session = setup(variant, fen, moves)?;
-    println!("{}", session.display().trim_end());
-    if let Some(outcome) = session.outcome() {
-        println!("\nThe game is over: {outcome:?}");
-        return Ok(());
-    }
-    println!();
-    println!(
-        "{:>5} {:>7} {:>11} {:>9} {:>8}  pv",
-        "depth", "score", "nodes", "nps", "time"
-    );
-    let shared = Shared::new(hash);
-    shared.prepare(limits);
-    let report = |info: &Info| {
-        let prefix = if config.multipv > 1 {
-            format!("{}.", info.multipv)
-        } else {
-            String::new()
-        };
-        println!(
-            "{prefix}{:>5} {:>7} {:>11} {:>9} {:>7.2}s  {}",
-            format!("{}/{}", info.depth, info.seldepth),
-            format_score(info.score),
-            info.nodes,
-            info.nps,
-            info.time_ms as f64 / 1000.0,
-            info.pv.join(" ")
-        );
-    };
-    let start = Instant::now();
-    let reply = session.search(limits, config, &shared, &report);
-    let elapsed = start.elapsed().as_secs_f64();
-    println!();
-    match &reply.best {
-        Some(best) => println!(
-            "best move {best}, score {} at depth {}, {} nodes in {elapsed:.2} s ({:.0} nodes/s)",
-            format_score(reply.score),
-            reply.depth,
-            reply.nodes,
-            reply.nodes as f64 / elapsed.max(1e-9)
-        ),
-        None => println!("no legal move"),
-    }
+    let report = commands::bench(depth, hash, &mut std::io::stderr())?;
+    let nps = report.nodes as f64 / report.elapsed.as_secs_f64().max(1e-9);
+    println!("{} nodes {nps:.0} nps", report.nodes);
     Ok(())
 }
 
@@ -764,13 +641,7 @@ fn perft(
     threads: usize,
     depth: u32,
 ) -> Result<(), String> {
-    let mut session = variants::new_session(variant)
-        .map_err(|e| format!("{e} (variants: {})", VARIANTS.join(", ")))?;
-    // Moves may also be given as one quoted, space-separated argument.
-    let moves: Vec<&str> = moves.iter().flat_map(|m| m.split_whitespace()).collect();
-    session
-        .set_position(fen, &moves)
-        .map_err(|e| e.to_string())?;
+    let engine = commands::setup(variant, fen, moves, Settings::default())?;
     let show_progress = std::io::stderr().is_terminal();
     let progress = |done: usize, all: usize, nodes: u64| {
         if show_progress {
@@ -780,28 +651,8 @@ fn perft(
             }
         }
     };
-    let start = Instant::now();
-    let lines = session
-        .divide(depth, threads.max(1), &progress)
-        .map_err(|e| e.to_string())?;
-    let elapsed = start.elapsed();
-    let total: u64 = if depth == 0 {
-        1
-    } else {
-        lines.iter().map(|l| l.nodes).sum()
-    };
-    let mut out = std::io::stdout().lock();
-    let mut write = || -> std::io::Result<()> {
-        for line in &lines {
-            writeln!(out, "{}: {}", line.mv, line.nodes)?;
-        }
-        writeln!(out)?;
-        writeln!(out, "Nodes searched: {total}")?;
-        writeln!(out, "Time: {:.3} s", elapsed.as_secs_f64())?;
-        let nps = total as f64 / elapsed.as_secs_f64().max(1e-9);
-        writeln!(out, "Nodes/second: {nps:.0}")
-    };
-    write().map_err(|e| format!("i/o: {e}"))
+    let report = commands::perft(engine.as_ref(), depth, threads, &progress)?;
+    commands::write_perft(&report, &mut std::io::stdout().lock()).map_err(|e| format!("i/o: {e}"))
 }
 
 /// `--reg`: a finite, non-negative number.

@@ -226,3 +226,30 @@ fn tune_rejects_bad_options_and_missing_data() {
         "y.params",
     ]);
 }
+
+/// An unknown variant is named once, with the known ones listed once.
+#[test]
+fn unknown_variant_lists_the_variants_once() {
+    let out = ghast(&["perft", "--variant", "chess", "1"]);
+    assert!(!out.status.success());
+    let err = stderr(&out);
+    assert_eq!(err.matches("known variants").count(), 1, "{err}");
+    assert_eq!(err.matches("nemoroth").count(), 1, "{err}");
+}
+
+/// `--hash`, `--threads` and `--multipv` take the option table's bounds.
+#[test]
+fn search_flags_take_the_option_bounds() {
+    for args in [
+        &["analyse", "--depth", "1", "--hash", "0"][..],
+        &["analyse", "--depth", "1", "--hash", "1000000"],
+        &["analyse", "--depth", "1", "--threads", "0"],
+        &["analyse", "--depth", "1", "--multipv", "65"],
+        &["bench", "--depth", "1", "--hash", "0"],
+    ] {
+        let out = ghast(args);
+        assert!(!out.status.success(), "{args:?} succeeded");
+        let err = stderr(&out);
+        assert!(err.contains("is not a number from"), "{args:?}: {err}");
+    }
+}

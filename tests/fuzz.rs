@@ -29,8 +29,9 @@
 mod common;
 
 use common::{VARIANTS, spawn_ghast};
+use ghast::engine::Session;
 use ghast::protocol::xboard_variants::xb_variant;
-use ghast::variants::{self, Session};
+use ghast::registry as variants;
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 use std::io::{Read, Write};
@@ -799,7 +800,14 @@ fn fuzz_uci_session(variant: &'static str, settings: &Settings) {
                 uci_sync(&mut p);
             }
             UciExpect::Perft => {
-                let lines = uci_sync(&mut p);
+                // `isready` is answered at once during a perft (issue 14,
+                // F4): wait for the count or the error itself first.
+                let mut lines = p.read_until(ANSWER_TIMEOUT, |l| {
+                    l.starts_with("Nodes searched") || l.starts_with("info string error")
+                });
+                let early = lines.iter().filter(|l| *l == "readyok").count();
+                p.readyok_due = p.readyok_due.saturating_sub(early as _);
+                lines.extend(uci_sync(&mut p));
                 let answered = lines
                     .iter()
                     .any(|l| l.starts_with("Nodes searched") || l.starts_with("info string error"));
@@ -901,19 +909,17 @@ impl CecpModel {
 
     fn xb_moves(&self) -> Vec<String> {
         let xb = xb_variant(self.variant).expect("CECP variant");
-        let fen = self.session.fen();
         self.session
             .legal_moves()
             .iter()
-            .map(|m| xb.move_to_xboard(&fen, m))
+            .map(|m| xb.move_to_xboard(self.session.as_ref(), m))
             .collect()
     }
 
     /// Plays an XBoard move if it is legal here (the engine's or ours).
     fn follow(&mut self, xb_move: &str) {
         let xb = xb_variant(self.variant).expect("CECP variant");
-        let legal = self.session.legal_moves();
-        if let Some(mv) = xb.move_from_xboard(&self.session.fen(), &legal, xb_move) {
+        if let Some(mv) = xb.move_from_xboard(self.session.as_ref(), xb_move) {
             let _ = self.session.play_move(&mv);
         }
     }
@@ -966,7 +972,7 @@ impl Gen {
             4 | 5 => {
                 let fen = self.pick(&self.corpus.clone()).clone();
                 model.set_fen(&fen);
-                let xb_fen = xb.fen_to_xboard(&fen);
+                let xb_fen = xb.board_text(model.session.as_ref());
                 if self.chance(35) {
                     format!("setboard {}", self.mutate_text(&xb_fen))
                 } else {

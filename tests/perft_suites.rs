@@ -5,7 +5,7 @@
 //! the budget below are skipped so CI stays fast; `GHAST_PERFT_BUDGET`
 //! raises it for a deep run.
 
-use ghast::variants::{self, VARIANTS};
+use ghast::registry::{self as variants, NAMES as VARIANTS};
 use std::path::Path;
 
 const DEFAULT_BUDGET: u64 = 20_000_000;

@@ -7,7 +7,7 @@
 
 use ghast::game::{Game, GameState, History, MAX_MOVE_COUNTER, MoveBuffer};
 use ghast::perft::{self, MAX_PERFT_DEPTH};
-use ghast::search::{self, Config, Limits, SEARCH_STACK_BYTES, Shared};
+use ghast::search::{self, Limits, Memory, SEARCH_STACK_BYTES, SearchKind};
 use ghast::variants::nemoroth::Nemoroth;
 use ghast::variants::nimrod::{DragonNimrod, DragonNimrodCorner, Nimrod, NimrodCorner};
 use ghast::variants::vyremorn::Vyremorn;
@@ -280,9 +280,8 @@ fn check_accepted<G: Game + PartialEq + std::fmt::Debug>(p: &G, source: &str, pa
         nodes: Some(DEPTH_ONE_NODE_GUARD),
         ..Limits::default()
     };
-    let shared = Shared::new(1);
-    shared.prepare(&limits);
-    let outcome = search::search(&state, &limits, &Config::default(), &shared, &|_| {});
+    let mut table = Memory::new(SearchKind::AlphaBeta, 1).unwrap();
+    let outcome = search::search_with_defaults(&state, &limits, &mut table);
     let mut legal = G::Moves::default();
     state.position.legal_moves(&state.history, &mut legal);
     if legal.is_empty() {
@@ -364,7 +363,7 @@ fn accepted_positions_round_trip_and_search_to_depth_one() {
             check_properties::<Nemoroth>(6),
         ];
         // Mutations and playouts reach many positions in every variant.
-        for (variant, n) in ghast::variants::VARIANTS.iter().zip(counts) {
+        for (variant, n) in ghast::registry::NAMES.iter().zip(counts) {
             assert!(n > 100, "{variant}: only {n} positions checked");
         }
     });

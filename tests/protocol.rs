@@ -263,8 +263,9 @@ fn bad_lines_are_reported_and_change_nothing() {
         script.extend_from_slice(line);
         script.extend_from_slice(b"\ngo perft 1\n");
     }
-    // Blank lines are ignored without a reply.
-    script.extend_from_slice(b"\n   \nisready\n");
+    // Blank lines are ignored without a reply. `isready` is answered at
+    // once even during a perft; `ucinewgame` first waits for the count.
+    script.extend_from_slice(b"\n   \nucinewgame\nisready\n");
     let (out, status) = run_bytes(&script, true);
     assert!(status.success(), "{status}\n{out}");
     let mut lines = out.lines();

@@ -1,5 +1,5 @@
 //! Text protocols around the engine. The protocol is an adapter: it parses
-//! lines, calls a [`Session`](crate::variants::Session) and prints replies;
+//! lines, calls an [`Engine`](crate::engine::Engine) and prints replies;
 //! the rules and the search never know which protocol is talking.
 //!
 //! Two protocols: the UCI dialect of Fairy-Stockfish ([`Uci`], the default)

@@ -1,32 +1,23 @@
 //! The UCI dialect of Fairy-Stockfish (`UCI_Variant`), documented in
 //! `protocol.md`.
 //!
-//! The loop owns the current game (a [`Session`]) and the engine options.
-//! `go` clones the session into a search thread that prints `info` lines
-//! and finally `bestmove`; meanwhile the loop keeps reading, so `isready`
-//! is answered at once and `stop`/`ponderhit` reach the search through the
-//! shared flags. Every malformed line gets `info string error: ...` and
-//! leaves the engine state as it was; nothing a GUI sends stops the loop
-//! except `quit` or the end of input.
+//! The loop is an adapter around an [`Engine`]: it parses lines, calls the
+//! engine and prints replies. `go` starts a search on the engine's thread,
+//! which prints `info` lines and finally `bestmove`, and `go perft` a count
+//! on a thread of its own; meanwhile the loop keeps reading, so `isready`
+//! is answered at once and `stop`/`ponderhit`/`quit` reach the search at
+//! once. Every malformed line gets `info string error: ...` and leaves the
+//! engine state as it was; nothing a GUI sends stops the loop except
+//! `quit` or the end of input.
 
-use crate::search::{
-    Config, DEFAULT_HASH_MB, DEFAULT_MOVE_OVERHEAD_MS, Info, Limits, MAX_HASH_MB, MAX_MULTIPV,
-    MAX_THREADS, SEARCH_STACK_BYTES, SearchKind, Shared,
-};
-use crate::variants::{
-    self, DEFAULT_VARIANT, SearchReply, Session, VARIANTS, is_default_eval_file,
-};
+use crate::engine::options::{self, OptionKind, OptionSpec};
+use crate::engine::{self, Applied, DivideLine, Engine, Info, Limits, SearchReply, Settings};
+use crate::registry::DEFAULT_VARIANT;
 use std::io::{BufRead, Write};
 use std::sync::{Arc, Mutex};
-use std::thread::JoinHandle;
-use std::time::{Duration, Instant};
 
 pub const ENGINE_NAME: &str = concat!("ghast ", env!("CARGO_PKG_VERSION"));
 pub const ENGINE_AUTHOR: &str = "the ghast developers";
-
-/// The search algorithms the `Search` option offers.
-pub const SEARCH_KINDS: [&str; 2] = SearchKind::NAMES;
-const MAX_MOVE_OVERHEAD_MS: u64 = 5000;
 
 /// What the loop should do after a line.
 #[derive(Debug, PartialEq, Eq)]
@@ -65,87 +56,91 @@ pub fn format_bestmove(reply: &SearchReply) -> String {
     }
 }
 
-struct RunningSearch {
-    handle: JoinHandle<()>,
-    started: Instant,
+/// The `option` line of one row of the option table.
+pub fn option_line(spec: &OptionSpec) -> String {
+    let name = spec.name;
+    match spec.kind {
+        OptionKind::Spin { default, min, max } => {
+            format!("option name {name} type spin default {default} min {min} max {max}")
+        }
+        OptionKind::Check { default } => format!("option name {name} type check default {default}"),
+        OptionKind::Combo { default, values } => {
+            let vars: String = values.iter().map(|v| format!(" var {v}")).collect();
+            format!("option name {name} type combo default {default}{vars}")
+        }
+        OptionKind::Text { default } => format!("option name {name} type string default {default}"),
+        OptionKind::Button => format!("option name {name} type button"),
+    }
 }
 
-/// The protocol state: the current game, the options and where replies go.
+/// The perft divide text: one line per root move, then the total.
+pub fn format_divide(lines: &[DivideLine], depth: u32) -> String {
+    let mut text = String::new();
+    for line in lines {
+        text.push_str(&format!("{}: {}\n", line.mv, line.nodes));
+    }
+    let total: u64 = if depth == 0 {
+        1
+    } else {
+        lines.iter().map(|l| l.nodes).sum()
+    };
+    text.push_str(&format!("\nNodes searched: {total}\n"));
+    text
+}
+
+fn write_line<W: Write>(out: &Mutex<W>, line: &str) {
+    let mut out = out.lock().unwrap_or_else(|e| e.into_inner());
+    // A closed stdout leaves nobody to talk to; nothing useful to do.
+    let _ = writeln!(out, "{line}");
+    let _ = out.flush();
+}
+
+/// The protocol state: the engine and where replies go.
 pub struct Uci<W: Write + Send + 'static> {
-    session: Box<dyn Session>,
+    engine: Box<dyn Engine>,
     out: Arc<Mutex<W>>,
-    config: Config,
-    hash_mb: usize,
-    ponder_option: bool,
-    /// The `EvalFile` path in force (`None`: compiled-in weights).
-    eval_file: Option<String>,
-    shared: Arc<Shared>,
-    running: Option<RunningSearch>,
 }
 
 impl<W: Write + Send + 'static> Uci<W> {
     pub fn new(out: W) -> Self {
-        let session = variants::new_session(DEFAULT_VARIANT).expect("default variant exists");
+        let engine = engine::for_variant(DEFAULT_VARIANT, Settings::default())
+            .expect("the default engine fits in memory");
         Uci {
-            session,
+            engine,
             out: Arc::new(Mutex::new(out)),
-            config: Config::default(),
-            hash_mb: DEFAULT_HASH_MB,
-            ponder_option: false,
-            eval_file: None,
-            shared: Arc::new(Shared::new(DEFAULT_HASH_MB)),
-            running: None,
         }
     }
 
-    /// Reads commands until `quit` or end of input, then ends any search.
+    /// Reads commands until `quit` or end of input. At the end of input a
+    /// running search is stopped and a running perft finishes; `quit`
+    /// leaves at once.
     pub fn run(&mut self, input: impl BufRead) -> std::io::Result<()> {
         for line in input.lines() {
             let line = match line {
                 Ok(l) => l,
                 // Invalid UTF-8 is bad input, not a reason to stop.
                 Err(e) if e.kind() == std::io::ErrorKind::InvalidData => {
+                    self.engine.wait_perft();
                     self.error("input line is not valid UTF-8");
                     continue;
                 }
                 Err(e) => return Err(e),
             };
             if self.handle(&line) == Flow::Quit {
-                break;
+                return Ok(());
             }
         }
-        self.finish_search();
+        self.engine.wait_perft();
+        self.engine.stop();
         Ok(())
     }
 
     fn say(&self, line: &str) {
-        let mut out = self.out.lock().unwrap_or_else(|e| e.into_inner());
-        // A closed stdout leaves nobody to talk to; nothing useful to do.
-        let _ = writeln!(out, "{line}");
-        let _ = out.flush();
+        write_line(&self.out, line);
     }
 
     pub(crate) fn error(&self, message: &str) {
         self.say(&format!("info string error: {message}"));
-    }
-
-    /// Stops a running search and waits for its `bestmove`.
-    fn finish_search(&mut self) {
-        if let Some(run) = self.running.take() {
-            self.shared.request_stop();
-            let _ = run.handle.join();
-        }
-    }
-
-    fn searching(&mut self) -> bool {
-        match &self.running {
-            Some(run) if run.handle.is_finished() => {
-                self.finish_search();
-                false
-            }
-            Some(_) => true,
-            None => false,
-        }
     }
 
     /// Handles one line of input.
@@ -154,37 +149,26 @@ impl<W: Write + Send + 'static> Uci<W> {
         let Some((&command, args)) = tokens.split_first() else {
             return Flow::Continue;
         };
+        // During a perft only these are answered at once; anything else
+        // waits for the count, so replies keep the order of the commands.
+        if !matches!(command, "isready" | "stop" | "quit") {
+            self.engine.wait_perft();
+        }
         match command {
             "uci" => self.uci(),
             "isready" => self.say("readyok"),
-            "ucinewgame" => {
-                self.finish_search();
-                self.session =
-                    variants::new_session(self.session.variant()).expect("current variant exists");
-                self.shared.clear();
-            }
-            "setoption" => {
-                self.finish_search();
-                self.setoption(args)
-            }
+            "ucinewgame" => self.engine.new_game(),
+            "setoption" => self.setoption(args),
             "position" => self.position(args),
             "go" => self.go(args),
-            "stop" => {
-                if self.searching() {
-                    self.finish_search();
-                }
-            }
-            "ponderhit" => {
-                if let Some(run) = &self.running {
-                    self.shared.ponderhit(run.started.elapsed());
-                }
-            }
+            "stop" => self.engine.stop(),
+            "ponderhit" => self.engine.ponderhit(),
             "d" => {
-                let text = self.session.display();
+                let text = self.engine.session().display();
                 self.say(text.trim_end());
             }
             "quit" => {
-                self.finish_search();
+                self.engine.stop();
                 return Flow::Quit;
             }
             other => self.error(&format!("unknown command '{other}'")),
@@ -195,38 +179,8 @@ impl<W: Write + Send + 'static> Uci<W> {
     fn uci(&self) {
         self.say(&format!("id name {ENGINE_NAME}"));
         self.say(&format!("id author {ENGINE_AUTHOR}"));
-        let vars: String = VARIANTS.iter().map(|v| format!(" var {v}")).collect();
-        self.say(&format!(
-            "option name UCI_Variant type combo default {DEFAULT_VARIANT}{vars}"
-        ));
-        self.say(&format!(
-            "option name Hash type spin default {DEFAULT_HASH_MB} min 1 max {MAX_HASH_MB}"
-        ));
-        self.say("option name Clear Hash type button");
-        self.say(&format!(
-            "option name Threads type spin default 1 min 1 max {MAX_THREADS}"
-        ));
-        self.say(&format!(
-            "option name MultiPV type spin default 1 min 1 max {MAX_MULTIPV}"
-        ));
-        self.say(&format!(
-            "option name Move Overhead type spin default {DEFAULT_MOVE_OVERHEAD_MS} min 0 max {MAX_MOVE_OVERHEAD_MS}"
-        ));
-        self.say("option name Ponder type check default false");
-        self.say("option name EvalFile type string default <default>");
-        let kinds: String = SEARCH_KINDS.iter().map(|k| format!(" var {k}")).collect();
-        self.say(&format!(
-            "option name Search type combo default {}{kinds}",
-            SEARCH_KINDS[0]
-        ));
-        for spec in crate::search::params::PARAM_SPECS {
-            self.say(&format!(
-                "option name {} type spin default {} min {} max {}",
-                spec.name,
-                self.config.params.get(spec),
-                spec.min,
-                spec.max
-            ));
+        for spec in options::table() {
+            self.say(&option_line(&spec));
         }
         self.say("uciok");
     }
@@ -242,103 +196,24 @@ impl<W: Write + Send + 'static> Uci<W> {
         if name.is_empty() {
             return self.error("setoption: missing option name");
         }
-        let lower = name.to_ascii_lowercase();
-        if lower == "clear hash" {
-            self.shared.clear();
-            return;
-        }
-        let Some(value) = value.filter(|v| !v.is_empty()) else {
-            return self.error(&format!("setoption {name}: missing value"));
-        };
-        let spin = |min: u64, max: u64| -> Result<u64, String> {
-            match value.parse::<u64>() {
-                Ok(v) if (min..=max).contains(&v) => Ok(v),
-                _ => Err(format!(
-                    "setoption {name}: '{value}' is not a number from {min} to {max}"
-                )),
-            }
-        };
-        let result = match lower.as_str() {
-            "uci_variant" => match variants::new_session(&value.to_ascii_lowercase()) {
-                Ok(session) => {
-                    self.session = session;
-                    self.say(&format!(
-                        "info string variant {} files {} ranks {} startpos {}",
-                        self.session.variant(),
-                        self.session.files(),
-                        self.session.ranks(),
-                        self.session.start_fen()
-                    ));
-                    // A loaded params file must fit the new variant too.
-                    self.config.eval = None;
-                    match self.eval_file.take() {
-                        Some(path) => {
-                            match variants::load_eval_file(self.session.as_ref(), &path) {
-                                Ok(set) => {
-                                    self.config.eval = Some(set);
-                                    self.eval_file = Some(path);
-                                    Ok(())
-                                }
-                                Err(e) => Err(format!("EvalFile: {e}; using the built-in weights")),
-                            }
-                        }
-                        None => Ok(()),
-                    }
-                }
-                Err(e) => Err(format!("setoption UCI_Variant: {e}")),
-            },
-            "hash" => spin(1, MAX_HASH_MB as u64).map(|mb| {
-                self.hash_mb = mb as usize;
-                self.shared = Arc::new(Shared::new(self.hash_mb));
-            }),
-            "threads" => spin(1, MAX_THREADS as u64).map(|t| self.config.threads = t as usize),
-            "multipv" => spin(1, MAX_MULTIPV as u64).map(|m| self.config.multipv = m as usize),
-            "move overhead" => spin(0, MAX_MOVE_OVERHEAD_MS)
-                .map(|ms| self.config.move_overhead = Duration::from_millis(ms)),
-            "ponder" => match value.to_ascii_lowercase().as_str() {
-                v @ ("true" | "false") => {
-                    self.ponder_option = v == "true";
-                    Ok(())
-                }
-                _ => Err(format!("setoption Ponder: '{value}' is not true or false")),
-            },
-            "evalfile" => {
-                if is_default_eval_file(&value) {
-                    self.config.eval = None;
-                    self.eval_file = None;
-                    Ok(())
-                } else {
-                    // On error the previous weights stay in force.
-                    variants::load_eval_file(self.session.as_ref(), &value)
-                        .map(|set| {
-                            self.config.eval = Some(set);
-                            self.eval_file = Some(value.clone());
-                            self.say(&format!(
-                                "info string EvalFile {value} loaded for {}",
-                                self.session.variant()
-                            ));
-                        })
-                        .map_err(|e| format!("setoption EvalFile: {e}"))
+        match engine::set_option(&mut self.engine, &name, value.as_deref()) {
+            Ok(Applied::Done) => {}
+            Ok(Applied::Note(note)) => self.say(&format!("info string {note}")),
+            Ok(Applied::Variant { warning }) => {
+                let session = self.engine.session();
+                self.say(&format!(
+                    "info string variant {} files {} ranks {} startpos {}",
+                    session.variant(),
+                    session.files(),
+                    session.ranks(),
+                    session.start_fen()
+                ));
+                if let Some(w) = warning {
+                    self.error(&w);
                 }
             }
-            "search" => match SearchKind::parse(&value) {
-                Some(k) => {
-                    self.config.search = Some(k);
-                    Ok(())
-                }
-                None => Err(format!(
-                    "setoption Search: '{value}' is not one of {}",
-                    SEARCH_KINDS.join(", ")
-                )),
-            },
-            _ => match self.config.params.set(&name, &value) {
-                Ok(true) => Ok(()),
-                Ok(false) => Err(format!("setoption: unknown option '{name}'")),
-                Err(e) => Err(format!("setoption {e}")),
-            },
-        };
-        if let Err(e) = result {
-            self.error(&e);
+            Err(e) if e.starts_with("unknown option") => self.error(&format!("setoption: {e}")),
+            Err(e) => self.error(&format!("setoption {e}")),
         }
     }
 
@@ -360,7 +235,11 @@ impl<W: Write + Send + 'static> Uci<W> {
             Some((&"fen", fields)) => Some(fields.join(" ")),
             _ => return self.error("position: expected 'startpos' or 'fen <FEN>'"),
         };
-        if let Err(e) = self.session.set_position(fen.as_deref(), moves) {
+        if let Err(e) = self
+            .engine
+            .session_mut()
+            .set_position(fen.as_deref(), moves)
+        {
             self.error(&format!("position: {e}"));
         }
     }
@@ -369,10 +248,7 @@ impl<W: Write + Send + 'static> Uci<W> {
         if args.first() == Some(&"perft") {
             return match args {
                 ["perft", depth] => match depth.parse::<u32>() {
-                    Ok(d) => {
-                        self.finish_search();
-                        self.perft(d)
-                    }
+                    Ok(d) => self.perft(d),
                     Err(_) => self.error(&format!("go perft: '{depth}' is not a depth")),
                 },
                 _ => self.error("go perft: expected 'go perft <depth>'"),
@@ -382,49 +258,38 @@ impl<W: Write + Send + 'static> Uci<W> {
             Ok(l) => l,
             Err(e) => return self.error(&format!("go: {e}")),
         };
-        self.finish_search();
-        let session = self.session.clone_box();
-        let config = self.config.clone();
-        let shared = Arc::clone(&self.shared);
-        let out = Arc::clone(&self.out);
-        // Before the thread starts, so a `stop` or `ponderhit` right after
-        // `go` is not lost.
-        shared.prepare(&limits);
-        let started = Instant::now();
-        let handle = std::thread::Builder::new()
-            .name("search".into())
-            .stack_size(SEARCH_STACK_BYTES)
-            .spawn(move || {
-                let report = |info: &Info| {
-                    let mut o = out.lock().unwrap_or_else(|e| e.into_inner());
-                    let _ = writeln!(o, "{}", format_info(info));
-                    let _ = o.flush();
-                };
-                let reply = session.search(&limits, &config, &shared, &report);
-                let mut o = out.lock().unwrap_or_else(|e| e.into_inner());
-                let _ = writeln!(o, "{}", format_bestmove(&reply));
-                let _ = o.flush();
-            })
-            .expect("spawn search thread");
-        self.running = Some(RunningSearch { handle, started });
+        let info_out = Arc::clone(&self.out);
+        let done_out = Arc::clone(&self.out);
+        let started = self.engine.go(
+            limits,
+            Box::new(move |info: &Info| write_line(&info_out, &format_info(info))),
+            Box::new(move |reply: SearchReply| {
+                if let Some(e) = &reply.error {
+                    write_line(&done_out, &format!("info string error: {e}"));
+                }
+                write_line(&done_out, &format_bestmove(&reply));
+            }),
+        );
+        if let Err(e) = started {
+            self.error(&format!("go: {e}"));
+            self.say("bestmove (none)");
+        }
     }
 
-    fn perft(&self, depth: u32) {
-        let lines = match self.session.divide(depth, 1, &|_, _, _| {}) {
-            Ok(lines) => lines,
-            Err(e) => return self.error(&format!("go perft: {e}")),
-        };
-        let mut text = String::new();
-        let mut total = 0;
-        for line in &lines {
-            text.push_str(&format!("{}: {}\n", line.mv, line.nodes));
-            total += line.nodes;
+    /// `go perft`: counted on a thread, so the loop keeps answering.
+    fn perft(&mut self, depth: u32) {
+        self.engine.stop();
+        let out = Arc::clone(&self.out);
+        let started = self.engine.go_perft(
+            depth,
+            Box::new(move |result| match result {
+                Ok(lines) => write_line(&out, &format_divide(&lines, depth)),
+                Err(e) => write_line(&out, &format!("info string error: go perft: {e}")),
+            }),
+        );
+        if let Err(e) = started {
+            self.error(&format!("go perft: {e}"));
         }
-        if depth == 0 {
-            total = 1;
-        }
-        text.push_str(&format!("\nNodes searched: {total}\n"));
-        self.say(&text);
     }
 }
 
@@ -491,12 +356,9 @@ mod tests {
                 break;
             }
         }
+        uci.engine.wait_perft();
         // Let a limited search end by itself before reading the output.
-        let deadline = Instant::now() + Duration::from_secs(60);
-        while uci.searching() && Instant::now() < deadline {
-            std::thread::sleep(Duration::from_millis(5));
-        }
-        uci.finish_search();
+        uci.engine.wait();
         String::from_utf8(buffer.0.lock().unwrap().clone()).unwrap()
     }
 
@@ -504,7 +366,7 @@ mod tests {
     fn handshake_lists_all_variants_and_options() {
         let out = run(&["uci"]);
         assert!(out.starts_with("id name ghast"));
-        for v in VARIANTS {
+        for v in crate::registry::NAMES {
             assert!(out.contains(&format!("var {v}")), "{v} missing in {out}");
         }
         for o in [

@@ -1,26 +1,24 @@
 //! The XBoard/WinBoard protocol (CECP version 2) with H.G. Muller's
 //! engine-defined variants, documented in `protocol.md`, section "CECP".
 //!
-//! Like the UCI loop, this is an adapter around a [`Session`]: the protocol
-//! thread keeps reading while a search thread thinks. The game (session,
-//! start position and move list, who plays what) lives behind a mutex. A
-//! search that ends on its own (or by `?`) plays its move on the game,
+//! Like the UCI loop, this is an adapter around an [`Engine`]: the protocol
+//! thread keeps reading while the engine's search thread thinks. The game
+//! record (start position and move list, who plays what) lives behind a
+//! mutex. A search that ends on its own (or by `?`) records its move,
 //! prints `move ...` and, when the game is over, the result, all under that
-//! lock, so the next command always sees the move. Commands that change the
-//! game (`new`, `force`, `undo`, `setboard`, ...) first cancel the search,
-//! which then plays nothing.
+//! lock; the protocol thread plays the recorded move on the engine's board
+//! before it handles the next command, so that command always sees the
+//! move. Commands that change the game (`new`, `force`, `undo`,
+//! `setboard`, ...) first cancel the search, which then plays nothing.
 
-use super::xboard_variants::{Kind, XbVariant, parse_square, square_range, xb_variant};
-use crate::game::{Color, Outcome, Termination};
-use crate::search::{
-    Config, DEFAULT_HASH_MB, Info, Limits, MAX_HASH_MB, MAX_THREADS, SEARCH_STACK_BYTES, Score,
-    Shared,
-};
-use crate::variants::{self, DEFAULT_VARIANT, Session, VARIANTS};
+use super::xboard_variants::{XbVariant, fen_row, parse_square, square_range, xb_variant};
+use crate::engine::options::{self, OptionKind, OptionSpec};
+use crate::engine::{self, Applied, Engine, Info, Limits, Score, SearchReply, Session, Settings};
+use crate::engine::{Color, Outcome, Termination};
+use crate::registry::{self, DEFAULT_VARIANT};
 use std::io::{BufRead, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
-use std::thread::JoinHandle;
 
 use super::uci::{ENGINE_NAME, Flow};
 
@@ -29,9 +27,12 @@ const XB_MATE: i32 = 100_000;
 /// Thinking time per move when no time control was given.
 const DEFAULT_MOVE_MS: u64 = 1000;
 
-/// The game as both threads see it.
+/// Options CECP sets with commands of its own (`memory`, `cores`,
+/// `variant`) or does not use (`Ponder`: XBoard says `hard`/`easy`).
+const NOT_FEATURE_OPTIONS: [&str; 4] = ["UCI_Variant", "Hash", "Threads", "Ponder"];
+
+/// The game record as both threads see it.
 struct Game {
-    session: Box<dyn Session>,
     /// Position the game started from (None: the variant's start).
     start: Option<String>,
     /// Moves played since, in ghast's notation.
@@ -40,40 +41,39 @@ struct Game {
     engine: Option<Color>,
     /// A result was printed or received: no more thinking.
     over: bool,
+    /// A move the search played and announced, not yet on the engine's
+    /// board.
+    pending: Option<String>,
 }
 
-impl Game {
-    fn xb(&self) -> &'static XbVariant {
-        xb_variant(self.session.variant()).expect("every variant has an XBoard form")
-    }
+/// The result line if the game in `session` is over.
+fn result_line(session: &dyn Session) -> Option<String> {
+    let outcome = session.outcome()?;
+    Some(result_text(outcome, session.side_to_move()))
+}
 
-    /// Plays a move and returns the result line if the game is now over.
-    fn play(&mut self, mv: &str) -> Result<Option<String>, String> {
-        let canonical = self.session.play_move(mv).map_err(|e| e.to_string())?;
-        self.moves.push(canonical);
-        Ok(self.result_line())
-    }
-
-    fn result_line(&mut self) -> Option<String> {
-        let outcome = self.session.outcome()?;
-        self.over = true;
-        Some(result_text(outcome, self.session.side_to_move()))
-    }
-
-    /// Rebuilds the position without the last `n` moves.
-    fn retract(&mut self, n: usize) -> Result<(), String> {
-        if n > self.moves.len() {
-            return Err("no move to undo".into());
+/// A `feature option` line for one row of the option table.
+pub fn feature_option(spec: &OptionSpec) -> String {
+    let body = match spec.kind {
+        OptionKind::Spin { default, min, max } => format!("-spin {default} {min} {max}"),
+        OptionKind::Check { default } => format!("-check {}", u8::from(default)),
+        OptionKind::Combo { default, values } => {
+            let vars: Vec<String> = values
+                .iter()
+                .map(|v| {
+                    if *v == default {
+                        format!("*{v}")
+                    } else {
+                        v.to_string()
+                    }
+                })
+                .collect();
+            format!("-combo {}", vars.join(" /// "))
         }
-        let keep = self.moves.len() - n;
-        let moves: Vec<&str> = self.moves[..keep].iter().map(|s| s.as_str()).collect();
-        self.session
-            .set_position(self.start.as_deref(), &moves)
-            .map_err(|e| e.to_string())?;
-        self.moves.truncate(keep);
-        self.over = false;
-        Ok(())
-    }
+        OptionKind::Text { default } => format!("-string {default}"),
+        OptionKind::Button => "-button".to_string(),
+    };
+    format!("feature option=\"{} {body}\"", spec.name)
 }
 
 /// `1-0 {White mates}` and the like.
@@ -123,12 +123,6 @@ pub fn format_thinking(info: &Info, pv: &str) -> String {
     )
 }
 
-struct Running {
-    handle: JoinHandle<()>,
-    /// Set when the search must end without playing its move.
-    cancel: Arc<AtomicBool>,
-}
-
 /// Time control as `level`, `st`, `sd`, `time` and `otim` set it.
 #[derive(Clone, Debug, Default)]
 struct Clock {
@@ -146,11 +140,11 @@ struct Clock {
 
 /// The CECP loop.
 pub struct XBoard<W: Write + Send + 'static> {
+    engine: Box<dyn Engine>,
     game: Arc<Mutex<Game>>,
     out: Arc<Mutex<W>>,
-    config: Config,
-    shared: Arc<Shared>,
-    running: Option<Running>,
+    /// Set when the running search must end without playing its move.
+    cancel: Arc<AtomicBool>,
     clock: Clock,
     post: bool,
     analyzing: bool,
@@ -168,19 +162,19 @@ fn write_line<W: Write>(out: &Mutex<W>, line: &str) {
 
 impl<W: Write + Send + 'static> XBoard<W> {
     pub fn new(out: W) -> Self {
-        let session = variants::new_session(DEFAULT_VARIANT).expect("default variant exists");
+        let engine = engine::for_variant(DEFAULT_VARIANT, Settings::default())
+            .expect("the default engine fits in memory");
         XBoard {
+            engine,
             game: Arc::new(Mutex::new(Game {
-                session,
                 start: None,
                 moves: Vec::new(),
                 engine: Some(Color::Black),
                 over: false,
+                pending: None,
             })),
             out: Arc::new(Mutex::new(out)),
-            config: Config::default(),
-            shared: Arc::new(Shared::new(DEFAULT_HASH_MB)),
-            running: None,
+            cancel: Arc::new(AtomicBool::new(false)),
             clock: Clock::default(),
             post: false,
             analyzing: false,
@@ -210,25 +204,63 @@ impl<W: Write + Send + 'static> XBoard<W> {
 
     /// Ends a running search; with `cancel` its move is not played.
     fn stop_search(&mut self, cancel: bool) {
-        if let Some(run) = self.running.take() {
-            if cancel {
-                run.cancel.store(true, Ordering::Release);
-            }
-            self.shared.request_stop();
-            let _ = run.handle.join();
+        if cancel {
+            self.cancel.store(true, Ordering::Release);
+        }
+        self.engine.stop();
+        self.sync();
+    }
+
+    /// Plays the move the search announced on the engine's board.
+    fn sync(&mut self) {
+        let pending = lock(&self.game).pending.take();
+        if let Some(mv) = pending
+            && let Err(e) = self.engine.session_mut().play_move(&mv)
+        {
+            self.say(&format!("# search move {mv} refused: {e}"));
         }
     }
 
     /// True while a search thread is alive.
     pub fn searching(&mut self) -> bool {
-        match &self.running {
-            Some(run) if run.handle.is_finished() => {
-                self.stop_search(false);
-                false
-            }
-            Some(_) => true,
-            None => false,
+        let searching = self.engine.is_searching();
+        self.sync();
+        searching
+    }
+
+    /// Plays a move and returns the result line if the game is now over.
+    fn play(&mut self, mv: &str) -> Result<Option<String>, String> {
+        let canonical = self
+            .engine
+            .session_mut()
+            .play_move(mv)
+            .map_err(|e| e.to_string())?;
+        let mut g = lock(&self.game);
+        g.moves.push(canonical);
+        let line = result_line(self.engine.session());
+        g.over |= line.is_some();
+        Ok(line)
+    }
+
+    /// Rebuilds the position without the last `n` moves.
+    fn retract(&mut self, n: usize) -> Result<(), String> {
+        let mut g = lock(&self.game);
+        if n > g.moves.len() {
+            return Err("no move to undo".into());
         }
+        let keep = g.moves.len() - n;
+        let moves: Vec<&str> = g.moves[..keep].iter().map(|s| s.as_str()).collect();
+        self.engine
+            .session_mut()
+            .set_position(g.start.as_deref(), &moves)
+            .map_err(|e| e.to_string())?;
+        g.moves.truncate(keep);
+        g.over = false;
+        Ok(())
+    }
+
+    fn xb(&self) -> &'static XbVariant {
+        xb_variant(self.engine.session().variant()).expect("every variant has an XBoard form")
     }
 
     /// Handles one line of input.
@@ -245,8 +277,8 @@ impl<W: Write + Send + 'static> XBoard<W> {
         self.searching();
         match command {
             "xboard" | "accepted" | "rejected" | "computer" | "name" | "random" | "ics"
-            | "hard" | "easy" | "hint" | "bk" | "draw" | "otherside" | "nps" | "option"
-            | "egtpath" | "hover" | "." => {}
+            | "hard" | "easy" | "hint" | "bk" | "draw" | "otherside" | "nps" | "egtpath"
+            | "hover" | "." => {}
             "protover" => self.protover(),
             "new" => self.new_game(),
             "variant" => self.variant(rest),
@@ -254,11 +286,7 @@ impl<W: Write + Send + 'static> XBoard<W> {
             "usermove" => self.usermove(rest),
             "go" => {
                 self.stop_search(true);
-                {
-                    let mut g = lock(&self.game);
-                    let side = g.session.side_to_move();
-                    g.engine = Some(side);
-                }
+                lock(&self.game).engine = Some(self.engine.session().side_to_move());
                 self.think();
             }
             "force" => {
@@ -267,9 +295,7 @@ impl<W: Write + Send + 'static> XBoard<W> {
             }
             "playother" => {
                 self.stop_search(true);
-                let mut g = lock(&self.game);
-                let side = g.session.side_to_move();
-                g.engine = Some(side.flip());
+                lock(&self.game).engine = Some(self.engine.session().side_to_move().flip());
             }
             "white" | "black" => {
                 // Obsolete (colors=0 asks XBoard not to send them).
@@ -319,8 +345,7 @@ impl<W: Write + Send + 'static> XBoard<W> {
             "undo" | "remove" => {
                 self.stop_search(true);
                 let n = if command == "undo" { 1 } else { 2 };
-                let result = lock(&self.game).retract(n);
-                match result {
+                match self.retract(n) {
                     Ok(()) => {
                         if self.analyzing {
                             self.think();
@@ -335,22 +360,14 @@ impl<W: Write + Send + 'static> XBoard<W> {
                 g.over = true;
                 g.engine = None;
             }
-            "memory" => match rest.parse::<usize>() {
-                Ok(mb) if mb >= 1 => {
-                    self.stop_search(true);
-                    self.shared = Arc::new(Shared::new(mb.min(MAX_HASH_MB)));
-                }
-                _ => self.error("bad argument", line),
-            },
-            "cores" => match rest.parse::<usize>() {
-                Ok(n) if n >= 1 => self.config.threads = n.min(MAX_THREADS),
-                _ => self.error("bad argument", line),
-            },
+            // What XBoard allows, capped at the option table's maximum.
+            "memory" => self.capped_option("Hash", rest, line),
+            "cores" => self.capped_option("Threads", rest, line),
+            "option" => self.option(rest, line),
             "lift" => self.lift(rest),
             "put" => self.put(rest),
             "d" => {
-                let g = lock(&self.game);
-                let text = g.session.display();
+                let text = self.engine.session().display();
                 for l in text.trim_end().lines() {
                     self.say(&format!("# {l}"));
                 }
@@ -374,9 +391,51 @@ impl<W: Write + Send + 'static> XBoard<W> {
     fn protover(&self) {
         self.say(&format!(
             "feature myname=\"{ENGINE_NAME}\" variants=\"{}\" setboard=1 usermove=1 ping=1 memory=1 smp=1 colors=0 sigint=0 sigterm=0 highlight=1 analyze=1 san=0 time=1 draw=0 reuse=1 name=0 debug=1",
-            VARIANTS.join(",")
+            registry::NAMES.join(",")
         ));
+        for spec in options::table() {
+            if !NOT_FEATURE_OPTIONS.contains(&spec.name) {
+                self.say(&feature_option(&spec));
+            }
+        }
         self.say("feature done=1");
+    }
+
+    /// `memory N` / `cores N`: the option `name` at N, or at its maximum.
+    fn capped_option(&mut self, name: &str, rest: &str, line: &str) {
+        let Some(OptionKind::Spin { max, .. }) = options::find(name).map(|s| s.kind) else {
+            return self.error("no such option", line);
+        };
+        let value = match rest.trim().parse::<u64>() {
+            Ok(v) if v >= 1 => v.min(max as u64),
+            _ => return self.error("bad argument", line),
+        };
+        self.stop_search(true);
+        self.set_option(name, Some(&value.to_string()), line);
+    }
+
+    /// `option NAME=VALUE` (or `option NAME` for a button).
+    fn option(&mut self, rest: &str, line: &str) {
+        let (name, value) = match rest.split_once('=') {
+            Some((n, v)) => (n.trim(), Some(v.trim())),
+            None => (rest.trim(), None),
+        };
+        if NOT_FEATURE_OPTIONS
+            .iter()
+            .any(|o| o.eq_ignore_ascii_case(name))
+        {
+            return self.error("not an option of this protocol", line);
+        }
+        self.stop_search(true);
+        self.set_option(name, value, line);
+    }
+
+    fn set_option(&mut self, name: &str, value: Option<&str>, line: &str) {
+        match engine::set_option(&mut self.engine, name, value) {
+            Ok(Applied::Note(note)) => self.say(&format!("# {note}")),
+            Ok(_) => {}
+            Err(e) => self.error(&e, line),
+        }
     }
 
     fn new_game(&mut self) {
@@ -384,14 +443,12 @@ impl<W: Write + Send + 'static> XBoard<W> {
         self.analyzing = false;
         self.clock.st_ms = None;
         self.clock.depth = None;
+        self.engine.new_game();
         let mut g = lock(&self.game);
-        let variant = g.session.variant();
-        g.session = variants::new_session(variant).expect("current variant exists");
         g.start = None;
         g.moves.clear();
         g.engine = Some(Color::Black);
         g.over = false;
-        self.shared.tt.clear();
     }
 
     fn variant(&mut self, name: &str) {
@@ -402,23 +459,27 @@ impl<W: Write + Send + 'static> XBoard<W> {
         let Some(xb) = xb_variant(&name) else {
             return self.error("unsupported variant", &name);
         };
-        if xb.kind == Kind::Nemoroth {
+        if !xb.playable {
             self.say(
                 "telluser ghast: XBoard cannot show Nemoroth's stacks, statues and screams; \
                  play it through UCI or 'ghast analyse' instead",
             );
             return self.error("variant not playable in XBoard", &name);
         }
-        let session = variants::new_session(&name).expect("listed variant exists");
-        let fen = session.start_fen();
+        match engine::set_option(&mut self.engine, "UCI_Variant", Some(&name)) {
+            Ok(Applied::Variant {
+                warning: Some(warning),
+            }) => self.say(&format!("telluser ghast: {warning}")),
+            Ok(_) => {}
+            Err(e) => return self.error(&e, &name),
+        }
         {
             let mut g = lock(&self.game);
-            g.session = session;
             g.start = None;
             g.moves.clear();
             g.over = false;
         }
-        self.say(&xb.setup_command(&fen));
+        self.say(&xb.setup_command(self.engine.session()));
         for p in xb.piece_commands() {
             self.say(&p);
         }
@@ -426,22 +487,19 @@ impl<W: Write + Send + 'static> XBoard<W> {
 
     fn setboard(&mut self, fen: &str) {
         self.stop_search(true);
+        let xb = self.xb();
         let mut g = lock(&self.game);
-        let xb = g.xb();
-        let current = g.session.fen();
-        let start = if g.moves.is_empty() {
-            // Before any move: the echo of the start position.
-            g.start.clone().unwrap_or_else(|| g.session.start_fen())
-        } else {
-            current.clone()
-        };
-        let Some(ghast_fen) = xb.fen_from_xboard(fen, &start) else {
+        let Some(ghast_fen) = xb.fen_from_xboard(fen, self.engine.session()) else {
             drop(g);
             return self.say(&format!(
                 "tellusererror Illegal position: XBoard's FEN cannot carry this variant's state: {fen}"
             ));
         };
-        match g.session.set_position(Some(&ghast_fen), &[]) {
+        match self
+            .engine
+            .session_mut()
+            .set_position(Some(&ghast_fen), &[])
+        {
             Ok(()) => {
                 g.start = Some(ghast_fen);
                 g.moves.clear();
@@ -460,31 +518,25 @@ impl<W: Write + Send + 'static> XBoard<W> {
             return self.error("missing move", "usermove");
         }
         self.stop_search(true);
-        let result = {
-            let mut g = lock(&self.game);
-            let fen = g.session.fen();
-            let legal = g.session.legal_moves();
-            let Some(mv) = g.xb().move_from_xboard(&fen, &legal, text) else {
-                let reason = if legal.is_empty() {
-                    "game is over"
-                } else if square_range(text).is_none() && g.xb().kind != Kind::Nemoroth {
-                    "not a move"
-                } else {
-                    "not legal here"
-                };
-                drop(g);
-                return self.say(&format!("Illegal move ({reason}): {text}"));
+        let xb = self.xb();
+        let Some(mv) = xb.move_from_xboard(self.engine.session(), text) else {
+            let reason = if self.engine.session().legal_moves().is_empty() {
+                "game is over"
+            } else if square_range(text).is_none() && xb.playable {
+                "not a move"
+            } else {
+                "not legal here"
             };
-            g.play(&mv)
+            return self.say(&format!("Illegal move ({reason}): {text}"));
         };
-        match result {
+        match self.play(&mv) {
             Ok(Some(line)) => self.say(&line),
             Ok(None) => {}
             Err(e) => return self.say(&format!("Illegal move ({e}): {text}")),
         }
         let engine_to_move = {
             let g = lock(&self.game);
-            !g.over && g.engine == Some(g.session.side_to_move())
+            !g.over && g.engine == Some(self.engine.session().side_to_move())
         };
         if self.analyzing || engine_to_move {
             self.think();
@@ -549,88 +601,89 @@ impl<W: Write + Send + 'static> XBoard<W> {
     /// Starts a search: analysis (infinite, prints thinking, plays nothing)
     /// or the engine's move.
     fn think(&mut self) {
-        let (session, limits, xb) = {
+        let xb = self.xb();
+        let limits = {
             let mut g = lock(&self.game);
             if !self.analyzing {
                 if g.over {
                     return;
                 }
-                if let Some(line) = g.result_line() {
+                if let Some(line) = result_line(self.engine.session()) {
+                    g.over = true;
                     drop(g);
                     return self.say(&line);
                 }
             }
-            let side = g.session.side_to_move();
-            let limits = if self.analyzing {
+            if self.analyzing {
                 Limits {
                     infinite: true,
                     ..Limits::default()
                 }
             } else {
-                self.limits(side, g.moves.len())
-            };
-            (g.session.clone_box(), limits, g.xb())
+                self.limits(self.engine.session().side_to_move(), g.moves.len())
+            }
         };
         let analyzing = self.analyzing;
         let post = self.post || analyzing;
         let game = Arc::clone(&self.game);
+        let info_out = Arc::clone(&self.out);
         let out = Arc::clone(&self.out);
-        let shared = Arc::clone(&self.shared);
-        let config = self.config.clone();
         let cancel = Arc::new(AtomicBool::new(false));
-        let cancelled = Arc::clone(&cancel);
-        shared.prepare(&limits);
-        let handle = std::thread::Builder::new()
-            .name("xboard-search".into())
-            .stack_size(SEARCH_STACK_BYTES)
-            .spawn(move || {
-                let root_fen = session.fen();
-                let report = |info: &Info| {
-                    if !post || info.multipv != 1 {
-                        return;
-                    }
-                    let pv = xboard_pv(xb, session.as_ref(), &info.pv);
-                    write_line(&out, &format_thinking(info, &pv));
-                };
-                let reply = session.search(&limits, &config, &shared, &report);
-                if analyzing {
-                    return;
+        self.cancel = Arc::clone(&cancel);
+        let root = self.engine.session().clone_box();
+        let mut board = root.clone_box();
+        let on_info = move |info: &Info| {
+            if post && info.multipv == 1 {
+                let pv = xboard_pv(xb, root.as_ref(), &info.pv);
+                write_line(&info_out, &format_thinking(info, &pv));
+            }
+        };
+        let on_done = move |reply: SearchReply| {
+            if let Some(e) = &reply.error {
+                write_line(&out, &format!("# error: {e}"));
+            }
+            if analyzing {
+                return;
+            }
+            let mut g = lock(&game);
+            if cancel.load(Ordering::Acquire) {
+                return;
+            }
+            let Some(best) = reply.best else {
+                if let Some(line) = result_line(board.as_ref()) {
+                    g.over = true;
+                    write_line(&out, &line);
                 }
-                let mut g = lock(&game);
-                if cancelled.load(Ordering::Acquire) {
-                    return;
-                }
-                let Some(best) = reply.best else {
-                    if let Some(line) = g.result_line() {
+                return;
+            };
+            let text = xb.move_to_xboard(board.as_ref(), &best);
+            match board.play_move(&best) {
+                Ok(canonical) => {
+                    write_line(&out, &format!("move {text}"));
+                    g.moves.push(canonical.clone());
+                    g.pending = Some(canonical);
+                    if let Some(line) = result_line(board.as_ref()) {
+                        g.over = true;
                         write_line(&out, &line);
                     }
-                    return;
-                };
-                let text = xb.move_to_xboard(&root_fen, &best);
-                match g.play(&best) {
-                    Ok(result) => {
-                        write_line(&out, &format!("move {text}"));
-                        if let Some(line) = result {
-                            write_line(&out, &line);
-                        }
-                    }
-                    Err(e) => write_line(&out, &format!("# search move {best} refused: {e}")),
                 }
-            })
-            .expect("spawn search thread");
-        self.running = Some(Running { handle, cancel });
+                Err(e) => write_line(&out, &format!("# search move {best} refused: {e}")),
+            }
+        };
+        if let Err(e) = self.engine.go(limits, Box::new(on_info), Box::new(on_done)) {
+            self.say(&format!("# error: {e}"));
+        }
     }
 
     /// `lift SQ`: highlight where the piece there can go.
     fn lift(&self, square: &str) {
-        let g = lock(&self.game);
         let Some(from) = parse_square(square) else {
             return;
         };
-        let xb = g.xb();
+        let xb = self.xb();
         let (files, ranks) = (xb.files, xb.ranks);
         let mut marks = vec![vec!['.'; files as usize]; ranks as usize];
-        for mv in g.session.legal_moves() {
+        for mv in self.engine.session().legal_moves() {
             let Some((f, t)) = square_range(&mv) else {
                 continue;
             };
@@ -638,7 +691,7 @@ impl<W: Write + Send + 'static> XBoard<W> {
                 continue;
             }
             let cell = &mut marks[t.1 as usize][t.0 as usize];
-            let promotes = xb.kind == Kind::Nimrod
+            let promotes = xb.own_fen
                 && mv.len() > 4
                 && mv.chars().last().is_some_and(|c| c.is_ascii_alphabetic());
             let forced = mv.ends_with('+');
@@ -652,44 +705,23 @@ impl<W: Write + Send + 'static> XBoard<W> {
         let rows: Vec<String> = marks
             .iter()
             .rev()
-            .map(|row| {
-                let mut s = String::new();
-                let mut empty = 0;
-                for &c in row {
-                    if c == '.' {
-                        empty += 1;
-                    } else {
-                        if empty > 0 {
-                            s.push_str(&empty.to_string());
-                            empty = 0;
-                        }
-                        s.push(c);
-                    }
-                }
-                if empty > 0 {
-                    s.push_str(&empty.to_string());
-                }
-                s
-            })
+            .map(|row| fen_row(row.iter().map(|&c| (c != '.').then_some(c))))
             .collect();
-        drop(g);
         self.say(&format!("highlight {}", rows.join("/")));
     }
 
     /// `put SQ`: for a promotion, tell XBoard which pieces it may offer.
     fn put(&self, square: &str) {
-        let g = lock(&self.game);
         let Some(to) = parse_square(square) else {
             return;
         };
-        let fen = g.session.fen();
-        let xb = g.xb();
+        let xb = self.xb();
         let mut choices = String::new();
-        for mv in g.session.legal_moves() {
+        for mv in self.engine.session().legal_moves() {
             if square_range(&mv).map(|(_, t)| t) != Some(to) {
                 continue;
             }
-            let text = xb.move_to_xboard(&fen, &mv);
+            let text = xb.move_to_xboard(self.engine.session(), &mv);
             if mv.len() > 4
                 && let Some(c) = text.chars().last().filter(|c| c.is_ascii_alphabetic())
             {
@@ -699,7 +731,6 @@ impl<W: Write + Send + 'static> XBoard<W> {
                 }
             }
         }
-        drop(g);
         if !choices.is_empty() {
             // Queen first: the default choice.
             if let Some(i) = choices.find('Q') {
@@ -711,20 +742,13 @@ impl<W: Write + Send + 'static> XBoard<W> {
     }
 }
 
-/// A principal variation in XBoard's move format.
+/// A principal variation in XBoard's move format, replayed from `root`
+/// (a promotion's letter depends on the moving piece).
 fn xboard_pv(xb: &XbVariant, root: &dyn Session, pv: &[String]) -> String {
-    if xb.kind != Kind::Nimrod || !pv.iter().any(|m| m.ends_with('+')) {
-        return pv
-            .iter()
-            .map(|m| xb.move_to_xboard("", m))
-            .collect::<Vec<_>>()
-            .join(" ");
-    }
-    // Dragon promotions need the moving piece: replay the line.
     let mut s = root.clone_box();
     let mut out = Vec::new();
     for m in pv {
-        out.push(xb.move_to_xboard(&s.fen(), m));
+        out.push(xb.move_to_xboard(s.as_ref(), m));
         if s.play_move(m).is_err() {
             break;
         }

@@ -14,9 +14,11 @@
 const SLOTS: usize = 22;
 const KING_SLOT: usize = 21;
 
-/// One variant as XBoard sees it.
+use crate::board_view::BoardView;
+use crate::engine::Session;
+
+/// One variant as XBoard sees it (the registry links each game to one).
 pub struct XbVariant {
-    pub name: &'static str,
     pub files: u32,
     pub ranks: u32,
     /// (slot, white letter) pairs; the rest of the table is `.`.
@@ -25,14 +27,16 @@ pub struct XbVariant {
     pub pieces: &'static [(char, &'static str)],
     /// Pieces that promote by `+` and the letter of their dragon form.
     pub dragons: &'static [(char, char)],
-    pub kind: Kind,
-}
-
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum Kind {
-    Nimrod,
-    Vyremorn,
-    Nemoroth,
+    /// XBoard reads and writes the game's own FEN and moves (Nimrod): the
+    /// board text is the FEN, `setboard` takes any position, and only
+    /// promotions need translating.
+    pub own_fen: bool,
+    /// Whether XBoard can show the game at all (Nemoroth's stacks, statues
+    /// and screams it cannot).
+    pub playable: bool,
+    /// A move suffix XBoard would misread, left off (Vyrémorn's Disk `d`
+    /// would read as a promotion to a Disk).
+    pub dropped_suffix: Option<char>,
 }
 
 const NIMROD_SLOTS: &[(usize, char)] = &[
@@ -160,66 +164,70 @@ const FIDE_DRAGONS: &[(char, char)] = &[('N', 'C'), ('H', 'D'), ('A', 'F'), ('U'
 const CORNER_DRAGONS: &[(char, char)] =
     &[('N', 'C'), ('H', 'D'), ('A', 'F'), ('M', 'O'), ('Y', 'Z')];
 
-pub const XB_VARIANTS: [XbVariant; 6] = [
-    XbVariant {
-        name: "nimrod",
-        files: 8,
-        ranks: 8,
-        slots: NIMROD_SLOTS,
-        pieces: FIDE_PIECES,
-        dragons: &[],
-        kind: Kind::Nimrod,
-    },
-    XbVariant {
-        name: "nimrod-corner",
-        files: 8,
-        ranks: 8,
-        slots: CORNER_SLOTS,
-        pieces: CORNER_PIECES,
-        dragons: &[],
-        kind: Kind::Nimrod,
-    },
-    XbVariant {
-        name: "dragon-nimrod",
-        files: 8,
-        ranks: 8,
-        slots: DRAGON_NIMROD_SLOTS,
-        pieces: FIDE_DRAGON_PIECES,
-        dragons: FIDE_DRAGONS,
-        kind: Kind::Nimrod,
-    },
-    XbVariant {
-        name: "dragon-nimrod-corner",
-        files: 8,
-        ranks: 8,
-        slots: DRAGON_CORNER_SLOTS,
-        pieces: CORNER_DRAGON_PIECES,
-        dragons: CORNER_DRAGONS,
-        kind: Kind::Nimrod,
-    },
-    XbVariant {
-        name: "vyremorn",
-        files: 13,
-        ranks: 12,
-        slots: VYREMORN_SLOTS,
-        pieces: &[],
-        dragons: &[],
-        kind: Kind::Vyremorn,
-    },
-    XbVariant {
-        name: "nemoroth",
-        files: 8,
-        ranks: 8,
-        slots: NEMOROTH_SLOTS,
-        pieces: &[],
-        dragons: &[],
-        kind: Kind::Nemoroth,
-    },
-];
+pub const NIMROD: XbVariant = XbVariant {
+    files: 8,
+    ranks: 8,
+    slots: NIMROD_SLOTS,
+    pieces: FIDE_PIECES,
+    dragons: &[],
+    own_fen: true,
+    playable: true,
+    dropped_suffix: None,
+};
+pub const NIMROD_CORNER: XbVariant = XbVariant {
+    files: 8,
+    ranks: 8,
+    slots: CORNER_SLOTS,
+    pieces: CORNER_PIECES,
+    dragons: &[],
+    own_fen: true,
+    playable: true,
+    dropped_suffix: None,
+};
+pub const DRAGON_NIMROD: XbVariant = XbVariant {
+    files: 8,
+    ranks: 8,
+    slots: DRAGON_NIMROD_SLOTS,
+    pieces: FIDE_DRAGON_PIECES,
+    dragons: FIDE_DRAGONS,
+    own_fen: true,
+    playable: true,
+    dropped_suffix: None,
+};
+pub const DRAGON_NIMROD_CORNER: XbVariant = XbVariant {
+    files: 8,
+    ranks: 8,
+    slots: DRAGON_CORNER_SLOTS,
+    pieces: CORNER_DRAGON_PIECES,
+    dragons: CORNER_DRAGONS,
+    own_fen: true,
+    playable: true,
+    dropped_suffix: None,
+};
+pub const VYREMORN: XbVariant = XbVariant {
+    files: 13,
+    ranks: 12,
+    slots: VYREMORN_SLOTS,
+    pieces: &[],
+    dragons: &[],
+    own_fen: false,
+    playable: true,
+    dropped_suffix: Some('d'),
+};
+pub const NEMOROTH: XbVariant = XbVariant {
+    files: 8,
+    ranks: 8,
+    slots: NEMOROTH_SLOTS,
+    pieces: &[],
+    dragons: &[],
+    own_fen: false,
+    playable: false,
+    dropped_suffix: None,
+};
 
-/// The XBoard presentation of a ghast variant.
+/// The XBoard presentation of a ghast variant (from the registry).
 pub fn xb_variant(name: &str) -> Option<&'static XbVariant> {
-    XB_VARIANTS.iter().find(|v| v.name == name)
+    crate::registry::find(name).map(|g| g.xboard)
 }
 
 impl XbVariant {
@@ -234,14 +242,14 @@ impl XbVariant {
         format!("{white}{black}")
     }
 
-    /// The `setup` command for a game starting at `ghast_fen`.
-    pub fn setup_command(&self, ghast_fen: &str) -> String {
+    /// The `setup` command for a game starting at `position`.
+    pub fn setup_command(&self, position: &dyn Session) -> String {
         format!(
             "setup ({}) {}x{}+0_fairy {}",
             self.piece_to_char(),
             self.files,
             self.ranks,
-            self.fen_to_xboard(ghast_fen)
+            self.board_text(position)
         )
     }
 
@@ -253,72 +261,43 @@ impl XbVariant {
             .collect()
     }
 
-    /// Converts a ghast position to the FEN XBoard reads.
-    pub fn fen_to_xboard(&self, fen: &str) -> String {
-        match self.kind {
-            Kind::Nimrod => fen.to_string(),
-            Kind::Vyremorn => {
-                let mut fields = fen.split_whitespace();
-                let placement = fields.next().unwrap_or("");
-                let side = fields.next().unwrap_or("w");
-                let ranks: Vec<String> = placement
-                    .split('/')
-                    .enumerate()
-                    .map(|(i, rank)| {
-                        // Ranks 12..10 lack files a-d; ranks 3..1 lack j-m.
-                        let rank = rank.replace('^', "");
-                        match i {
-                            0..=2 => format!("****{rank}"),
-                            9..=11 => format!("{rank}****"),
-                            _ => rank,
-                        }
-                    })
-                    .collect();
-                format!("{} {side} - - 0 1", ranks.join("/"))
-            }
-            Kind::Nemoroth => {
-                // Only the top piece of each stack can be drawn.
-                let mut fields = fen.split_whitespace();
-                let placement = fields.next().unwrap_or("");
-                let side = if fields.next() == Some("o") { "b" } else { "w" };
-                let mut out = String::new();
-                let mut chars = placement.chars().peekable();
-                while let Some(c) = chars.next() {
-                    if c == '(' {
-                        let mut top = None;
-                        for s in chars.by_ref() {
-                            if s == ')' {
-                                break;
-                            }
-                            if s.is_ascii_alphabetic() {
-                                top = Some(s);
-                            }
-                        }
-                        out.push(top.map_or('1', nemoroth_letter));
-                    } else if c.is_ascii_alphabetic() {
-                        out.push(nemoroth_letter(c));
-                    } else {
-                        out.push(c);
-                    }
-                }
-                format!("{out} {side} - - 0 1")
-            }
+    /// The position as the FEN XBoard reads: the game's own FEN where
+    /// XBoard reads it, otherwise drawn from the game's board view: the
+    /// top piece of each square, `*` for the holes of the bounding box.
+    pub fn board_text(&self, position: &dyn Session) -> String {
+        if self.own_fen {
+            return position.fen();
         }
+        let view = position.board_view();
+        let ranks: Vec<String> = (0..view.geometry.ranks as i32)
+            .rev()
+            .map(|y| {
+                fen_row((0..view.geometry.files as i32).map(|x| {
+                    match view.cells.iter().find(|c| (c.x, c.y) == (x, y)) {
+                        None => Some('*'),
+                        Some(c) => c.occupants.last().map(|o| o.letter),
+                    }
+                }))
+            })
+            .collect();
+        let side = if view.side_to_move == crate::board_view::Side::White {
+            "w"
+        } else {
+            "b"
+        };
+        format!("{} {side} - - 0 1", ranks.join("/"))
     }
 
     /// Converts a FEN from XBoard (`setboard`) to ghast's notation, where
-    /// that can be done. `current` is ghast's FEN of the current position:
-    /// when XBoard echoes its own rendering of it, that position is kept.
-    pub fn fen_from_xboard(&self, fen: &str, current: &str) -> Option<String> {
-        if same_fen(fen, &self.fen_to_xboard(current)) {
-            return Some(current.to_string());
+    /// that can be done. When XBoard echoes its own rendering of the
+    /// current position, that position is kept.
+    pub fn fen_from_xboard(&self, fen: &str, current: &dyn Session) -> Option<String> {
+        if same_fen(fen, &self.board_text(current)) {
+            return Some(current.fen());
         }
-        match self.kind {
-            Kind::Nimrod => Some(fen.to_string()),
-            // Mounted Disks, opening rights and stacks are not in XBoard's
-            // FEN; only the echo of ghast's own position can be used.
-            Kind::Vyremorn | Kind::Nemoroth => None,
-        }
+        // Otherwise only a game whose FEN XBoard writes: Mounted Disks,
+        // opening rights and stacks are not in XBoard's FEN.
+        self.own_fen.then(|| fen.to_string())
     }
 
     /// The dragon letter a piece promotes to with `+`.
@@ -330,41 +309,42 @@ impl XbVariant {
             .map(|&(_, d)| d)
     }
 
-    /// ghast's move `mv` in the position `fen`, as XBoard writes it.
-    pub fn move_to_xboard(&self, fen: &str, mv: &str) -> String {
-        match self.kind {
-            Kind::Nimrod => {
-                if let Some(base) = mv.strip_suffix('+') {
-                    // Compulsory dragon promotion: XBoard's promotion
-                    // suffix is the letter of the new piece.
-                    let piece = square_range(base)
-                        .and_then(|(from, _)| nimrod_piece_at(fen, from))
-                        .and_then(|p| self.dragon_of(p));
-                    match piece {
-                        Some(d) => format!("{base}{}", d.to_ascii_lowercase()),
-                        None => base.to_string(),
-                    }
-                } else if let Some((from, to)) = square_range(mv)
-                    && mv.len() == 4
-                    && let Some(p @ ('P' | 'p')) = nimrod_piece_at(fen, from)
-                    && to.1 == if p == 'P' { 7 } else { 0 }
-                {
-                    // A corner Pawn reaching the last rank off the
-                    // promotion squares stays a Pawn; XBoard would make
-                    // it a Queen unless told `p`.
-                    format!("{mv}p")
-                } else {
-                    mv.to_string()
-                }
+    /// ghast's move `mv` in `position`, as XBoard writes it.
+    pub fn move_to_xboard(&self, position: &dyn Session, mv: &str) -> String {
+        if !self.own_fen {
+            return match self.dropped_suffix {
+                Some(suffix) => mv.strip_suffix(suffix).unwrap_or(mv).to_string(),
+                None => mv.to_string(),
+            };
+        }
+        if let Some(base) = mv.strip_suffix('+') {
+            // Compulsory dragon promotion: XBoard's promotion suffix is
+            // the letter of the new piece.
+            let view = position.board_view();
+            let piece = square_range(base)
+                .and_then(|(from, _)| piece_at(&view, from))
+                .and_then(|p| self.dragon_of(p));
+            match piece {
+                Some(d) => format!("{base}{}", d.to_ascii_lowercase()),
+                None => base.to_string(),
             }
-            // The Disk suffix `d` would read as a promotion to a Disk.
-            Kind::Vyremorn => mv.strip_suffix('d').unwrap_or(mv).to_string(),
-            Kind::Nemoroth => mv.to_string(),
+        } else if let Some((from, to)) = square_range(mv)
+            && mv.len() == 4
+            && let Some(p @ ('P' | 'p')) = piece_at(&position.board_view(), from)
+            && to.1 == if p == 'P' { self.ranks - 1 } else { 0 }
+        {
+            // A corner Pawn reaching the last rank off the promotion
+            // squares stays a Pawn; XBoard would make it a Queen unless
+            // told `p`.
+            format!("{mv}p")
+        } else {
+            mv.to_string()
         }
     }
 
-    /// Finds the legal ghast move XBoard means by `text`.
-    pub fn move_from_xboard(&self, fen: &str, legal: &[String], text: &str) -> Option<String> {
+    /// Finds the legal ghast move XBoard means by `text` in `position`.
+    pub fn move_from_xboard(&self, position: &dyn Session, text: &str) -> Option<String> {
+        let legal = position.legal_moves();
         let text = text.trim();
         if let Some(m) = legal.iter().find(|m| m.as_str() == text) {
             return Some(m.clone());
@@ -372,7 +352,7 @@ impl XbVariant {
         let lower = text.to_ascii_lowercase();
         legal
             .iter()
-            .find(|m| self.move_to_xboard(fen, m).to_ascii_lowercase() == lower)
+            .find(|m| self.move_to_xboard(position, m).to_ascii_lowercase() == lower)
             .or_else(|| {
                 // `f7f8p` or XBoard's default `f7f8q` for a Pawn that
                 // reaches the last rank without promoting (corner).
@@ -393,15 +373,35 @@ impl XbVariant {
     }
 }
 
-fn nemoroth_letter(c: char) -> char {
-    // NFEN letters that XBoard cannot show as such are drawn as the
-    // nearest piece: statues and digesting piles as their owner colour.
-    match c {
-        'p' | 'd' => 'x',
-        'M' => 'K',
-        'm' => 'k',
-        other => other,
+/// One FEN row: the marks in file order, runs of `None` as digits.
+pub fn fen_row(marks: impl Iterator<Item = Option<char>>) -> String {
+    let mut row = String::new();
+    let mut empty = 0;
+    for mark in marks {
+        match mark {
+            None => empty += 1,
+            Some(m) => {
+                if empty > 0 {
+                    row.push_str(&empty.to_string());
+                    empty = 0;
+                }
+                row.push(m);
+            }
+        }
     }
+    if empty > 0 {
+        row.push_str(&empty.to_string());
+    }
+    row
+}
+
+/// The letter of the top piece on `(file, rank)`, from the game's view.
+fn piece_at(view: &BoardView, (file, rank): (u32, u32)) -> Option<char> {
+    let cell = view
+        .cells
+        .iter()
+        .find(|c| (c.x, c.y) == (file as i32, rank as i32))?;
+    cell.occupants.last().map(|o| o.letter)
 }
 
 fn same_fen(a: &str, b: &str) -> bool {
@@ -446,78 +446,74 @@ pub fn square_range(mv: &str) -> Option<((u32, u32), (u32, u32))> {
     }
 }
 
-/// The letter on `sq` of a Nimrod FEN (8x8).
-fn nimrod_piece_at(fen: &str, (file, rank): (u32, u32)) -> Option<char> {
-    let placement = fen.split_whitespace().next()?;
-    let row = placement
-        .split('/')
-        .nth(7usize.checked_sub(rank as usize)?)?;
-    let mut f = 0;
-    for c in row.chars() {
-        if let Some(d) = c.to_digit(10) {
-            f += d;
-            continue;
-        }
-        if c == '+' {
-            continue;
-        }
-        if f == file {
-            return Some(c);
-        }
-        f += 1;
-    }
-    None
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
     fn tables_have_44_entries_and_king_last() {
-        for v in &XB_VARIANTS {
-            let t = v.piece_to_char();
-            assert_eq!(t.len(), 44, "{}", v.name);
+        for g in &crate::registry::GAMES {
+            let t = g.xboard.piece_to_char();
+            assert_eq!(t.len(), 44, "{}", g.name);
             assert_eq!(&t[21..22], "K");
             assert_eq!(&t[43..44], "k");
         }
     }
 
+    /// A game of `variant` at `fen`.
+    fn at(variant: &str, fen: &str) -> Box<dyn Session> {
+        let mut s = crate::registry::new_session(variant).unwrap();
+        s.set_position(Some(fen), &[]).unwrap();
+        s
+    }
+
     #[test]
     fn dragon_promotion_maps_to_letter() {
         let v = xb_variant("dragon-nimrod").unwrap();
-        let fen = "whnqkanu/pppppp1p/6p1/8/8/1P6/P1PPPPPP/WHNQKANU w KQkq - 0 2";
-        assert_eq!(v.move_to_xboard(fen, "a1h8+"), "a1h8j");
-        let legal = vec!["a1h8+".to_string(), "a1g7".to_string()];
-        assert_eq!(v.move_from_xboard(fen, &legal, "a1h8j").unwrap(), "a1h8+");
-        assert_eq!(v.move_from_xboard(fen, &legal, "a1h8").unwrap(), "a1h8+");
-        assert_eq!(v.move_from_xboard(fen, &legal, "a1h8+").unwrap(), "a1h8+");
-        assert!(v.move_from_xboard(fen, &legal, "a1h7").is_none());
+        let p = at(
+            "dragon-nimrod",
+            "whnqkanu/pppppp1p/6p1/8/8/1P6/P1PPPPPP/WHNQKANU w KQkq - 0 2",
+        );
+        assert!(p.legal_moves().contains(&"a1h8+".to_string()));
+        assert_eq!(v.move_to_xboard(p.as_ref(), "a1h8+"), "a1h8j");
+        assert_eq!(v.move_from_xboard(p.as_ref(), "a1h8j").unwrap(), "a1h8+");
+        assert_eq!(v.move_from_xboard(p.as_ref(), "a1h8").unwrap(), "a1h8+");
+        assert_eq!(v.move_from_xboard(p.as_ref(), "a1h8+").unwrap(), "a1h8+");
+        assert!(v.move_from_xboard(p.as_ref(), "a1h7").is_none());
     }
 
     #[test]
     fn corner_pawn_on_last_rank_stays_a_pawn() {
         let v = xb_variant("nimrod-corner").unwrap();
-        let fen = "k7/5P2/8/8/8/8/8/7K w - - 0 1";
-        assert_eq!(v.move_to_xboard(fen, "f7f8"), "f7f8p");
-        assert_eq!(v.move_to_xboard(fen, "f7e7"), "f7e7");
-        let legal = vec!["f7f8".to_string(), "f7e7".to_string()];
-        assert_eq!(v.move_from_xboard(fen, &legal, "f7f8p").unwrap(), "f7f8");
-        assert_eq!(v.move_from_xboard(fen, &legal, "f7f8q").unwrap(), "f7f8");
-        let promo = vec!["b7b8q".to_string(), "b7b8n".to_string()];
-        assert!(v.move_from_xboard(fen, &promo, "b7b8p").is_none());
+        let p = at("nimrod-corner", "k7/5P2/8/8/8/8/8/7K w - - 0 1");
+        let legal = p.legal_moves();
+        assert!(legal.contains(&"f7f8".to_string()), "{legal:?}");
+        assert_eq!(v.move_to_xboard(p.as_ref(), "f7f8"), "f7f8p");
+        assert_eq!(v.move_to_xboard(p.as_ref(), "f7e7"), "f7e7");
+        assert_eq!(v.move_from_xboard(p.as_ref(), "f7f8p").unwrap(), "f7f8");
+        assert_eq!(v.move_from_xboard(p.as_ref(), "f7f8q").unwrap(), "f7f8");
     }
 
+    /// XBoard's board text comes from the game's view: holes as `*`, the
+    /// rider on a Disk; Nimrod's is its FEN.
     #[test]
-    fn vyremorn_fen_has_holes() {
+    fn board_text_is_drawn_from_the_view() {
         let v = xb_variant("vyremorn").unwrap();
         let fen = "8k/9/9/13/13/13/13/2N^10/13/9/9/K8 w c5 0 1";
-        let x = v.fen_to_xboard(fen);
+        let p = at("vyremorn", fen);
+        let x = v.board_text(p.as_ref());
         assert_eq!(
             x,
             "****8k/****9/****9/13/13/13/13/2N10/13/9****/9****/K8**** w - - 0 1"
         );
-        assert_eq!(v.fen_from_xboard(&x, fen).unwrap(), fen);
+        assert_eq!(v.fen_from_xboard(&x, p.as_ref()).unwrap(), p.fen());
+        assert_eq!(
+            v.fen_from_xboard("8k/9/9/13/13/13/13/13/13/9/9/K8 w - - 0 1", p.as_ref()),
+            None
+        );
+        let n = at("nimrod", "4k3/8/8/8/8/8/8/4K3 w - - 0 1");
+        let nimrod = xb_variant("nimrod").unwrap();
+        assert_eq!(nimrod.board_text(n.as_ref()), n.fen());
     }
 
     #[test]

@@ -10,7 +10,10 @@
 use super::params::SearchParams;
 use super::time::{self, Budget};
 use super::tt::Bound;
-use super::{Config, INFINITY, Info, Limits, MATE, MATE_BOUND, MAX_PLY, Outcome, Score, Shared};
+use super::tt::TranspositionTable;
+use super::{
+    Config, INFINITY, Info, Limits, MATE, MATE_BOUND, MAX_PLY, Outcome, Resources, Score, Shared,
+};
 use crate::game::{Game, GameState, History, MoveBuffer};
 use std::sync::atomic::Ordering;
 use std::time::Instant;
@@ -35,11 +38,11 @@ pub struct Worker<'a, G: Game> {
     root: &'a GameState<G>,
     limits: &'a Limits,
     params: &'a SearchParams,
-    /// The evaluator's weights: the `EvalFile` set of the config when it
-    /// is one for this game, else the compiled-in set.
+    /// The evaluator's weights in force (`EvalFile`, else compiled in).
     eval: &'a G::EvalParams,
     config: &'a Config,
     shared: &'a Shared,
+    tt: &'a TranspositionTable,
     start: Instant,
     id: usize,
     budget: Option<Budget>,
@@ -97,11 +100,16 @@ impl<'a, G: Game> Worker<'a, G> {
     pub fn new(
         root: &'a GameState<G>,
         limits: &'a Limits,
-        config: &'a Config,
-        shared: &'a Shared,
+        resources: Resources<'a, G>,
+        tt: &'a TranspositionTable,
         start: Instant,
         id: usize,
     ) -> Self {
+        let Resources {
+            config,
+            eval,
+            shared,
+        } = resources;
         let params = &config.params;
         let lmr = (0..64)
             .map(|d| {
@@ -117,7 +125,6 @@ impl<'a, G: Game> Worker<'a, G> {
                 row
             })
             .collect();
-        let eval = config.eval_params::<G>();
         Worker {
             root,
             limits,
@@ -125,6 +132,7 @@ impl<'a, G: Game> Worker<'a, G> {
             eval,
             config,
             shared,
+            tt,
             start,
             id,
             budget: time::budget(limits, root.position.side_to_move(), config.move_overhead),
@@ -219,7 +227,7 @@ impl<'a, G: Game> Worker<'a, G> {
             };
         }
         // Table move first, then tactical moves, for the first iteration.
-        let tt_move = self.shared.tt.probe(root.hash()).map(|e| e.mv).unwrap_or(0);
+        let tt_move = self.tt.probe(root.hash()).map(|e| e.mv).unwrap_or(0);
         let mut ordered: Vec<(i32, G::Move)> = moves
             .as_slice()
             .iter()
@@ -342,7 +350,7 @@ impl<'a, G: Game> Worker<'a, G> {
 
     fn ponder_from_tt(&self, root: &G, mv: G::Move) -> Option<G::Move> {
         let child = root.play(mv);
-        let entry = self.shared.tt.probe(child.hash())?;
+        let entry = self.tt.probe(child.hash())?;
         let mut history = self.history.clone();
         history.push(root.repetition_key());
         let mut moves = G::Moves::default();
@@ -359,7 +367,7 @@ impl<'a, G: Game> Worker<'a, G> {
         let nodes = self.total_nodes();
         let ms = elapsed.as_millis() as u64;
         let nps = (nodes as f64 / elapsed.as_secs_f64().max(1e-3)) as u64;
-        let hashfull = self.shared.tt.hashfull();
+        let hashfull = self.tt.hashfull();
         for (i, rm) in self.root_moves.iter().take(multipv).enumerate() {
             if rm.score == -INFINITY {
                 continue;
@@ -508,7 +516,7 @@ impl<'a, G: Game> Worker<'a, G> {
         }
 
         let key = pos.hash();
-        let entry = self.shared.tt.probe(key);
+        let entry = self.tt.probe(key);
         let tt_move = entry.map(|e| e.mv).unwrap_or(0);
         if let Some(e) = entry {
             let s = score_from_tt(e.score, ply);
@@ -690,8 +698,7 @@ impl<'a, G: Game> Worker<'a, G> {
             Bound::Upper
         };
         let mv_bits = best_move.map(G::encode_move).unwrap_or(0);
-        self.shared
-            .tt
+        self.tt
             .store(key, mv_bits, score_to_tt(best_score, ply), depth, bound);
         best_score
     }
@@ -817,7 +824,7 @@ impl<'a, G: Game> Worker<'a, G> {
 #[cfg(test)]
 mod tests {
     use super::super::params::PARAM_SPECS;
-    use super::super::{Config, Limits, SearchKind, Shared, search};
+    use super::super::{Config, Limits, Memory, Resources, SearchKind, Shared, search};
     use crate::game::{GameState, MoveBuffer};
     use crate::variants::nimrod::Nimrod;
 
@@ -827,12 +834,19 @@ mod tests {
         "e2e4", "d7d5", "e4d5", "g8f6", "g1f3", "f6d5", "d2d4", "b7b6",
     ];
 
-    /// Searches with `config` and checks the answer is a legal move.
-    fn searches_soundly(config: &Config, limits: &Limits, what: &str) {
+    /// Searches with `config` by `kind` and checks the answer is a legal
+    /// move.
+    fn searches_soundly(config: &Config, kind: SearchKind, limits: &Limits, what: &str) {
         let state = GameState::<Nimrod>::from_setup(None, &MIDDLE_GAME).unwrap();
-        let shared = Shared::new(1);
+        let shared = Shared::new();
         shared.prepare(limits);
-        let outcome = search(&state, limits, config, &shared, &|_| {});
+        let mut memory = Memory::new(kind, 1).unwrap();
+        let resources = Resources {
+            config,
+            eval: <Nimrod as crate::game::Game>::default_eval_params(),
+            shared: &shared,
+        };
+        let outcome = search(&state, limits, resources, &mut memory, &|_| {});
         let best = outcome.best.unwrap_or_else(|| panic!("{what}: no move"));
         assert!(
             state.legal_moves().as_slice().contains(&best),
@@ -858,10 +872,8 @@ mod tests {
                 let mut config = Config::default();
                 config.params.set(spec.name, &value.to_string()).unwrap();
                 let what = format!("{}={value}", spec.name);
-                config.search = Some(SearchKind::AlphaBeta);
-                searches_soundly(&config, &alphabeta_limits, &what);
-                config.search = Some(SearchKind::Mcts);
-                searches_soundly(&config, &mcts_limits, &what);
+                searches_soundly(&config, SearchKind::AlphaBeta, &alphabeta_limits, &what);
+                searches_soundly(&config, SearchKind::Mcts, &mcts_limits, &what);
             }
         }
     }

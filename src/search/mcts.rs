@@ -28,7 +28,7 @@
 //!   remembers the repetition key of its child, and selection skips edges
 //!   whose key already occurred on the current path. So one shared node
 //!   serves every path, and the moves played are always legal.
-//! - **Reuse.** The tree is kept in [`Shared`] between the searches of a
+//! - **Reuse.** The tree is kept (in the engine's [`super::Memory`]) between the searches of a
 //!   game. A new search whose root is the old root or a node one or two
 //!   plies below it keeps that node's subtree (everything reachable from
 //!   it); any other root starts a fresh tree. `ucinewgame` clears it.
@@ -40,7 +40,8 @@
 
 use super::time::{self, Budget};
 use super::{
-    Config, Info, Limits, MATE, MATE_BOUND, MAX_PLY, Outcome, SEARCH_STACK_BYTES, Score, Shared,
+    Config, Info, Limits, MATE, MATE_BOUND, MAX_PLY, Outcome, Resources, SEARCH_STACK_BYTES, Score,
+    Shared,
 };
 use crate::game::{Game, GameState, History, MoveBuffer};
 use dashmap::DashMap;
@@ -334,10 +335,13 @@ impl<'a, G: Game> Context<'a, G> {
         tree: &'a Tree<G>,
         root: &'a GameState<G>,
         root_node: &'a Node<G::Move>,
-        config: &'a Config,
-        shared: &'a Shared,
+        resources: Resources<'a, G>,
     ) -> Self {
-        let eval = config.eval_params::<G>();
+        let Resources {
+            config,
+            eval,
+            shared,
+        } = resources;
         Context {
             tree,
             root,
@@ -922,33 +926,27 @@ fn qsearch<G: Game>(
 pub fn search<G: Game>(
     state: &GameState<G>,
     limits: &Limits,
-    config: &Config,
-    shared: &Shared,
+    resources: Resources<'_, G>,
+    tree: &mut Tree<G>,
     report: &(dyn Fn(&Info) + Sync),
 ) -> Outcome<G::Move> {
     let start = Instant::now();
-    shared.nodes.store(0, Relaxed);
-    let budget = shared.hash_mb.max(1) << 20;
-    let mut tree: Box<Tree<G>> = shared
-        .take_mcts_tree()
-        .and_then(|t| t.downcast::<Tree<G>>().ok())
-        .unwrap_or_else(|| Box::new(Tree::new(budget)));
+    resources.shared.nodes.store(0, Relaxed);
+    let budget = tree.budget;
     let root_key = state.position.hash();
     tree.reroot(root_key, budget);
-    let outcome = run(&tree, state, limits, config, shared, report, start);
-    shared.put_mcts_tree(tree);
-    outcome
+    run(tree, state, limits, resources, report, start)
 }
 
 fn run<G: Game>(
     tree: &Tree<G>,
     state: &GameState<G>,
     limits: &Limits,
-    config: &Config,
-    shared: &Shared,
+    resources: Resources<'_, G>,
     report: &(dyn Fn(&Info) + Sync),
     start: Instant,
 ) -> Outcome<G::Move> {
+    let Resources { config, shared, .. } = resources;
     let mut scratch = Worker {
         history: state.history.clone(),
         empty: History::new(),
@@ -966,14 +964,14 @@ fn run<G: Game>(
                 edges: Box::new([]),
                 child_keys: Box::new([]),
             };
-            let (node, _) = Context::new(tree, state, &placeholder, config, shared)
+            let (node, _) = Context::new(tree, state, &placeholder, resources)
                 .expand(&state.position, &mut scratch);
             tree.insert(node)
         }
     };
     // Safety: the root is in the tree for the whole search.
     let root_node = unsafe { &*root_ptr };
-    let ctx = Context::new(tree, state, root_node, config, shared);
+    let ctx = Context::new(tree, state, root_node, resources);
     let legal = ctx.root_edges();
     if legal.is_empty() {
         while shared.pondering.load(Relaxed) && !shared.stop.load(Relaxed) {
@@ -1003,6 +1001,7 @@ fn run<G: Game>(
                 .spawn_scoped(scope, move || ctx.run_helper())
                 .expect("spawn search thread");
         }
+        let _stop_helpers = super::StopOnUnwind(shared);
         main_loop(&ctx, limits, budget, legal.len(), start, report);
         ctx.done.store(true, Relaxed);
     });
@@ -1101,7 +1100,7 @@ mod tests {
     use super::*;
     use crate::variants::nimrod::Nimrod;
 
-    /// MCTS evaluates with the weights of `Config::eval` (`EvalFile`):
+    /// MCTS evaluates with the weights it is given (`EvalFile`):
     /// with every material weight doubled the same node-limited search
     /// reports another score.
     #[test]
@@ -1111,22 +1110,26 @@ mod tests {
             nodes: Some(3_000),
             ..Limits::default()
         };
-        let run = |config: &Config| {
-            let shared = Shared::new(1);
+        let run = |eval: &<Nimrod as Game>::EvalParams| {
+            let shared = Shared::new();
             shared.prepare(&limits);
-            search(&state, &limits, config, &shared, &|_| {}).score
+            let mut tree = Tree::new(1 << 20);
+            search(
+                &state,
+                &limits,
+                resources(eval, &shared),
+                &mut tree,
+                &|_| {},
+            )
+            .score
         };
-        let default = run(&config());
+        let default = run(Nimrod::default_eval_params());
         let mut heavy = Nimrod::default_eval_params().clone();
         for row in heavy.material.iter_mut() {
             row[0] *= 2;
             row[1] *= 2;
         }
-        let heavy_config = Config {
-            eval: Some(std::sync::Arc::new(heavy)),
-            ..config()
-        };
-        assert_ne!(run(&heavy_config), default);
+        assert_ne!(run(&heavy), default);
     }
 
     #[test]
@@ -1149,27 +1152,44 @@ mod tests {
         assert_eq!(Score::from_internal(MATE - 3), Score::Mate(2));
     }
 
-    fn config() -> Config {
-        Config {
-            search: Some(super::super::SearchKind::Mcts),
-            ..Config::default()
+    const CONFIG: Config = Config {
+        threads: 1,
+        multipv: 1,
+        move_overhead: Duration::from_millis(super::super::DEFAULT_MOVE_OVERHEAD_MS),
+        params: super::super::DEFAULT_PARAMS,
+    };
+
+    fn resources<'a>(
+        eval: &'a <Nimrod as Game>::EvalParams,
+        shared: &'a Shared,
+    ) -> Resources<'a, Nimrod> {
+        Resources {
+            config: &CONFIG,
+            eval,
+            shared,
         }
     }
 
     #[test]
     fn tree_stays_within_a_tiny_budget() {
         let state = GameState::new(Nimrod::startpos());
-        let shared = Shared::new(1);
+        let shared = Shared::new();
         let limits = Limits {
             nodes: Some(60_000),
             ..Limits::default()
         };
         shared.prepare(&limits);
-        let out = search(&state, &limits, &config(), &shared, &|_| {});
+        let mut tree = Tree::new(1 << 20);
+        let eval = Nimrod::default_eval_params();
+        let out = search(
+            &state,
+            &limits,
+            resources(eval, &shared),
+            &mut tree,
+            &|_| {},
+        );
         assert!(out.best.is_some());
         assert_eq!(out.nodes, 60_000);
-        let tree = shared.take_mcts_tree().unwrap();
-        let tree = tree.downcast::<Tree<Nimrod>>().unwrap();
         let (bytes, budget) = tree.memory();
         assert_eq!(budget, 1 << 20);
         // Full, but never more than one node over.
@@ -1180,27 +1200,21 @@ mod tests {
     #[test]
     fn subtree_is_kept_one_and_two_plies_down() {
         let mut state = GameState::new(Nimrod::startpos());
-        let shared = Shared::new(16);
+        let shared = Shared::new();
         let limits = Limits {
             nodes: Some(3000),
             ..Limits::default()
         };
         shared.prepare(&limits);
-        let out = search(&state, &limits, &config(), &shared, &|_| {});
+        let mut t = Tree::new(16 << 20);
+        let eval = Nimrod::default_eval_params();
+        let out = search(&state, &limits, resources(eval, &shared), &mut t, &|_| {});
         let (best, reply) = (out.best.unwrap(), out.ponder.unwrap());
-        let before = {
-            let t = shared.take_mcts_tree().unwrap();
-            let t = t.downcast::<Tree<Nimrod>>().unwrap();
-            let n = t.len();
-            shared.put_mcts_tree(t);
-            n
-        };
+        let before = t.len();
         state.play(best);
         state.play(reply);
         shared.prepare(&limits);
-        search(&state, &limits, &config(), &shared, &|_| {});
-        let t = shared.take_mcts_tree().unwrap();
-        let t = t.downcast::<Tree<Nimrod>>().unwrap();
+        search(&state, &limits, resources(eval, &shared), &mut t, &|_| {});
         // The kept subtree plus 3000 new playouts, less than both trees.
         assert!(t.len() < before + 3000, "{} vs {before}", t.len());
         let root = t.get(state.position.hash()).unwrap();

@@ -71,52 +71,24 @@ impl SearchKind {
             _ => None,
         }
     }
-
-    /// The search a variant plays with when the `Search` option is not
-    /// set, chosen by `ghast match` between the two (README, "MCTS").
-    pub fn default_for(_variant: &str) -> SearchKind {
-        SearchKind::AlphaBeta
-    }
 }
 
 /// Settings that outlive one search (the engine options).
 #[derive(Clone, Debug)]
 pub struct Config {
-    /// `None`: the variant's default ([`SearchKind::default_for`]).
-    pub search: Option<SearchKind>,
     pub threads: usize,
     pub multipv: usize,
     pub move_overhead: Duration,
     pub params: SearchParams,
-    /// Evaluation weights loaded at run time (`EvalFile`): a
-    /// `G::EvalParams` of the game being searched. `None`, or a set of
-    /// another game's type, means the compiled-in weights.
-    pub eval: Option<EvalSet>,
-}
-
-/// A type-erased parameter set of one game's evaluator.
-pub type EvalSet = std::sync::Arc<dyn std::any::Any + Send + Sync>;
-
-impl Config {
-    /// The evaluation weights in force for game `G`: the `EvalFile` set
-    /// when it is one of `G`'s, else the compiled-in weights.
-    pub fn eval_params<G: Game>(&self) -> &G::EvalParams {
-        self.eval
-            .as_ref()
-            .and_then(|e| e.downcast_ref::<G::EvalParams>())
-            .unwrap_or_else(|| G::default_eval_params())
-    }
 }
 
 impl Default for Config {
     fn default() -> Self {
         Config {
-            search: None,
             threads: 1,
             multipv: 1,
             move_overhead: Duration::from_millis(DEFAULT_MOVE_OVERHEAD_MS),
             params: DEFAULT_PARAMS,
-            eval: None,
         }
     }
 }
@@ -132,9 +104,70 @@ pub const MAX_MULTIPV: usize = 64;
 /// Stack for a searching thread: move lists live on it, one per ply.
 pub const SEARCH_STACK_BYTES: usize = 64 * 1024 * 1024;
 
-/// State shared by the searching threads and the protocol thread.
+/// Everything a search of game `G` reads besides the position and the
+/// limits: the settings, the evaluation weights in force (typed: the
+/// engine owns them) and the flags shared with the protocol thread.
+pub struct Resources<'a, G: Game> {
+    pub config: &'a Config,
+    pub eval: &'a G::EvalParams,
+    pub shared: &'a Shared,
+}
+
+impl<G: Game> Clone for Resources<'_, G> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<G: Game> Copy for Resources<'_, G> {}
+
+/// What the searches of one game keep between moves: the alpha-beta
+/// transposition table or the MCTS tree, only the one in use.
+pub enum Memory<G: Game> {
+    /// Shareable: `ghast bench` searches every game in one table.
+    Table(std::sync::Arc<TranspositionTable>),
+    Tree(Box<mcts::Tree<G>>),
+}
+
+impl<G: Game> Memory<G> {
+    /// Memory for `kind` within `hash_mb` megabytes; an allocation that
+    /// fails is an error, not an abort.
+    pub fn new(kind: SearchKind, hash_mb: usize) -> Result<Self, String> {
+        match kind {
+            SearchKind::AlphaBeta => Ok(Memory::Table(std::sync::Arc::new(
+                TranspositionTable::try_new(hash_mb)?,
+            ))),
+            SearchKind::Mcts => Ok(Memory::Tree(Box::new(mcts::Tree::new(
+                hash_mb.max(1) << 20,
+            )))),
+        }
+    }
+
+    /// The search this memory serves.
+    pub fn kind(&self) -> SearchKind {
+        match self {
+            Memory::Table(_) => SearchKind::AlphaBeta,
+            Memory::Tree(_) => SearchKind::Mcts,
+        }
+    }
+
+    /// Forgets everything learned (`ucinewgame`, `Clear Hash`).
+    pub fn clear(&mut self) {
+        match self {
+            // A fresh zeroed table rather than writing every entry: the
+            // system hands out the pages as they are used, so clearing a
+            // large table is instant and never commits all its memory.
+            Memory::Table(tt) => match TranspositionTable::try_new(tt.megabytes()) {
+                Ok(fresh) => *tt = std::sync::Arc::new(fresh),
+                Err(_) => tt.clear(),
+            },
+            Memory::Tree(tree) => **tree = mcts::Tree::new(tree.memory().1),
+        }
+    }
+}
+
+/// Flags shared by the searching threads and the protocol thread.
 pub struct Shared {
-    pub tt: TranspositionTable,
     /// Set by `stop` (or by the time keeper): every worker unwinds.
     pub stop: AtomicBool,
     /// True while pondering: no time limit applies until `ponderhit`.
@@ -142,43 +175,22 @@ pub struct Shared {
     /// Milliseconds after the start at which `ponderhit` came.
     ponderhit_ms: AtomicU64,
     nodes: AtomicU64,
-    /// The `Hash` option, MB: the MCTS tree's memory budget.
-    pub hash_mb: usize,
-    /// The MCTS tree kept between the searches of one game (type-erased:
-    /// one tree type per game).
-    mcts_tree: std::sync::Mutex<Option<Box<dyn std::any::Any + Send>>>,
+}
+
+impl Default for Shared {
+    fn default() -> Self {
+        Shared::new()
+    }
 }
 
 impl Shared {
-    pub fn new(hash_mb: usize) -> Self {
+    pub fn new() -> Self {
         Shared {
-            tt: TranspositionTable::new(hash_mb),
             stop: AtomicBool::new(false),
             pondering: AtomicBool::new(false),
             ponderhit_ms: AtomicU64::new(0),
             nodes: AtomicU64::new(0),
-            hash_mb,
-            mcts_tree: std::sync::Mutex::new(None),
         }
-    }
-
-    /// Forgets everything learned (`ucinewgame`, `Clear Hash`): the
-    /// transposition table and the MCTS tree.
-    pub fn clear(&self) {
-        self.tt.clear();
-        *self.mcts_tree.lock().unwrap_or_else(|e| e.into_inner()) = None;
-    }
-
-    /// Takes the stored MCTS tree out (the search owns it while running).
-    fn take_mcts_tree(&self) -> Option<Box<dyn std::any::Any + Send>> {
-        self.mcts_tree
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .take()
-    }
-
-    fn put_mcts_tree(&self, tree: Box<dyn std::any::Any + Send>) {
-        *self.mcts_tree.lock().unwrap_or_else(|e| e.into_inner()) = Some(tree);
     }
 
     /// Resets the flags for a new search with `limits`.
@@ -199,6 +211,19 @@ impl Shared {
     pub fn request_stop(&self) {
         self.pondering.store(false, Ordering::Release);
         self.stop.store(true, Ordering::Release);
+    }
+}
+
+/// Tells every worker to stop when the thread holding it fails, so that
+/// a failing main thread does not leave its helpers (and the scope that
+/// waits for them) running until `stop`.
+pub(crate) struct StopOnUnwind<'a>(pub &'a Shared);
+
+impl Drop for StopOnUnwind<'_> {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            self.0.request_stop();
+        }
     }
 }
 
@@ -256,38 +281,54 @@ pub struct Outcome<M> {
     pub nodes: u64,
 }
 
-/// Searches `state` within `limits`, reporting each iteration to `report`.
-/// Returns when a limit is reached or `shared.stop` is set; with `infinite`
-/// or `ponder` it waits for `stop` (or `ponderhit`) before returning.
-/// The caller calls [`Shared::prepare`] first, before any thread that may
-/// send `stop` or `ponderhit` can see the search.
+/// Searches `state` within `limits`, reporting each iteration to `report`;
+/// the memory decides the algorithm (alpha-beta with a table, MCTS with a
+/// tree). Returns when a limit is reached or `shared.stop` is set; with
+/// `infinite` or `ponder` it waits for `stop` (or `ponderhit`) before
+/// returning. The caller calls [`Shared::prepare`] first, before any thread
+/// that may send `stop` or `ponderhit` can see the search.
 pub fn search<G: Game>(
     state: &GameState<G>,
     limits: &Limits,
-    config: &Config,
-    shared: &Shared,
+    resources: Resources<'_, G>,
+    memory: &mut Memory<G>,
     report: &(dyn Fn(&Info) + Sync),
 ) -> Outcome<G::Move> {
-    match config
-        .search
-        .unwrap_or_else(|| SearchKind::default_for(G::VARIANT))
-    {
-        SearchKind::AlphaBeta => alphabeta_search(state, limits, config, shared, report),
-        SearchKind::Mcts => mcts::search(state, limits, config, shared, report),
+    match memory {
+        Memory::Table(tt) => alphabeta_search(state, limits, resources, tt, report),
+        Memory::Tree(tree) => mcts::search(state, limits, resources, tree, report),
     }
+}
+
+/// [`search`] with the default settings and the compiled-in weights, for
+/// tools and tests that own no engine.
+pub fn search_with_defaults<G: Game>(
+    state: &GameState<G>,
+    limits: &Limits,
+    memory: &mut Memory<G>,
+) -> Outcome<G::Move> {
+    let shared = Shared::new();
+    shared.prepare(limits);
+    let resources = Resources {
+        config: &Config::default(),
+        eval: G::default_eval_params(),
+        shared: &shared,
+    };
+    search(state, limits, resources, memory, &|_| {})
 }
 
 /// Lazy SMP alpha-beta (see the module documentation).
 fn alphabeta_search<G: Game>(
     state: &GameState<G>,
     limits: &Limits,
-    config: &Config,
-    shared: &Shared,
+    resources: Resources<'_, G>,
+    tt: &TranspositionTable,
     report: &(dyn Fn(&Info) + Sync),
 ) -> Outcome<G::Move> {
     let start = Instant::now();
+    let Resources { config, shared, .. } = resources;
     shared.nodes.store(0, Ordering::Relaxed);
-    shared.tt.new_search();
+    tt.new_search();
 
     let threads = config.threads.clamp(1, MAX_THREADS);
     let outcomes: Vec<(Outcome<G::Move>, u32)> = std::thread::scope(|scope| {
@@ -297,15 +338,15 @@ fn alphabeta_search<G: Game>(
                     .name(format!("search-{id}"))
                     .stack_size(SEARCH_STACK_BYTES)
                     .spawn_scoped(scope, move || {
-                        let mut w =
-                            alphabeta::Worker::new(state, limits, config, shared, start, id);
+                        let mut w = alphabeta::Worker::new(state, limits, resources, tt, start, id);
                         let o = w.iterate(&|_| {});
                         (o, w.completed_depth())
                     })
                     .expect("spawn search thread")
             })
             .collect();
-        let mut main = alphabeta::Worker::new(state, limits, config, shared, start, 0);
+        let _stop_helpers = StopOnUnwind(shared);
+        let mut main = alphabeta::Worker::new(state, limits, resources, tt, start, 0);
         let main_outcome = main.iterate(report);
         let main_depth = main.completed_depth();
         // A finished `go infinite` or ponder search waits for the GUI.

@@ -74,18 +74,37 @@ fn unpack(data: u64) -> Entry {
 impl TranspositionTable {
     /// A table of about `mb` megabytes (at least one bucket).
     pub fn new(mb: usize) -> Self {
-        let bytes = mb.max(1) * 1024 * 1024;
+        Self::try_new(mb).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// [`TranspositionTable::new`], with an allocation that fails (too
+    /// large for the machine) reported instead of aborting. The memory is
+    /// asked for zeroed, so the system hands out pages as they are used.
+    pub fn try_new(mb: usize) -> Result<Self, String> {
+        let too_large = || format!("cannot allocate a {mb} MB hash table");
+        let bytes = mb.max(1).checked_mul(1024 * 1024).ok_or_else(too_large)?;
         let buckets = (bytes / (BUCKET * 16)).max(1);
-        let mut slots = Vec::with_capacity(buckets * BUCKET);
-        slots.resize_with(buckets * BUCKET, || Slot {
-            check: AtomicU64::new(0),
-            data: AtomicU64::new(0),
-        });
-        TranspositionTable {
+        let len = buckets * BUCKET;
+        let layout = std::alloc::Layout::array::<Slot>(len).map_err(|_| too_large())?;
+        // Safety: the layout has a nonzero size (at least one bucket).
+        let ptr = unsafe { std::alloc::alloc_zeroed(layout) } as *mut Slot;
+        if ptr.is_null() {
+            return Err(too_large());
+        }
+        // Safety: `ptr` comes from the global allocator with the layout of
+        // `len` slots, and all-zero bytes are a valid (empty) slot: two
+        // atomic zeros.
+        let slots = unsafe { Vec::from_raw_parts(ptr, len, len) };
+        Ok(TranspositionTable {
             slots,
             buckets,
             generation: AtomicU8::new(0),
-        }
+        })
+    }
+
+    /// The size in megabytes, as given to [`TranspositionTable::try_new`].
+    pub fn megabytes(&self) -> usize {
+        (self.slots.len() * std::mem::size_of::<Slot>()) >> 20
     }
 
     pub fn clear(&self) {

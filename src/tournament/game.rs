@@ -6,9 +6,9 @@
 //! game's `outcome`. Illegal moves, crashes, hangs and time forfeits lose.
 
 use super::player::{self, Failure, Limit, PlayerSpec, Reply};
+use crate::engine::{Limits, Score};
 use crate::game::{Color, Outcome, Termination};
-use crate::search::{Limits, Score};
-use crate::variants;
+use crate::registry;
 use std::time::Duration;
 
 /// Extra wait for an answer past the player's own budget before the game
@@ -31,26 +31,9 @@ pub struct Adjudication {
 }
 
 impl Adjudication {
-    /// Sane defaults per game. Nemoroth has no draws in its rules and long
-    /// compulsion fights, so only a resignation and a long cap apply.
-    pub fn default_for(variant: &str) -> Adjudication {
-        match variant {
-            "nemoroth" => Adjudication {
-                draw: None,
-                resign: Some((5, 2000)),
-                max_plies: 600,
-            },
-            "vyremorn" => Adjudication {
-                draw: Some((60, 10, 10)),
-                resign: Some((4, 1000)),
-                max_plies: 600,
-            },
-            _ => Adjudication {
-                draw: Some((40, 8, 10)),
-                resign: Some((4, 800)),
-                max_plies: 400,
-            },
-        }
+    /// The game's defaults, from the registry.
+    pub fn default_for(variant: &str) -> Result<Adjudication, String> {
+        Ok(registry::get(variant)?.adjudication.clone())
     }
 }
 
@@ -121,7 +104,7 @@ pub fn play(setup: &GameSetup) -> GameRecord {
         };
     let loss_for = |c: Color| if c == Color::White { 0.0 } else { 1.0 };
 
-    let mut referee = match variants::new_session(&setup.variant) {
+    let mut referee = match registry::new_session(&setup.variant) {
         Ok(s) => s,
         Err(e) => return end(moves, 0.5, "aborted", e.to_string()),
     };

@@ -15,8 +15,9 @@ pub mod game;
 pub mod player;
 pub mod stats;
 
-use crate::search::{self, Config, Limits, Shared};
-use crate::variants;
+use crate::engine::openings::random_opening;
+use crate::engine::{self, Score};
+use crate::registry;
 use game::{Adjudication, GameRecord, GameSetup};
 use player::{Limit, PlayerSpec};
 use rand::rngs::StdRng;
@@ -125,7 +126,7 @@ fn read_openings(path: &str, variant: &str) -> Result<Vec<String>, String> {
         if line.is_empty() || line.starts_with('#') {
             continue;
         }
-        let mut session = variants::new_session(variant).map_err(|e| e.to_string())?;
+        let mut session = registry::new_session(variant)?;
         // A FEN if it parses as one, otherwise moves from the start.
         let as_fen = session.set_position(Some(line), &[]);
         if as_fen.is_err() {
@@ -143,46 +144,6 @@ fn read_openings(path: &str, variant: &str) -> Result<Vec<String>, String> {
         return Err(format!("openings {path}: no openings"));
     }
     Ok(fens)
-}
-
-/// Plays `plies` random legal moves from the start and keeps the result if
-/// a short search finds it balanced; tries again otherwise.
-pub fn random_opening(
-    variant: &str,
-    plies: u32,
-    max_cp: i32,
-    depth: u32,
-    rng: &mut StdRng,
-) -> Result<String, String> {
-    let limits = Limits {
-        depth: Some(depth.max(1)),
-        ..Limits::default()
-    };
-    let shared = Shared::new(4);
-    let mut fallback = None;
-    for _ in 0..200 {
-        let mut session = variants::new_session(variant).map_err(|e| e.to_string())?;
-        let mut ok = true;
-        for _ in 0..plies {
-            let moves = session.legal_moves();
-            if moves.is_empty() {
-                ok = false;
-                break;
-            }
-            let mv = &moves[rng.random_range(0..moves.len())];
-            session.play_move(mv).map_err(|e| e.to_string())?;
-        }
-        if !ok || session.outcome().is_some() {
-            continue;
-        }
-        shared.prepare(&limits);
-        let reply = session.search(&limits, &Config::default(), &shared, &|_| {});
-        match reply.score {
-            search::Score::Cp(cp) if cp.abs() <= max_cp => return Ok(session.fen()),
-            _ => fallback = Some(session.fen()),
-        }
-    }
-    fallback.ok_or_else(|| format!("could not find a random {variant} opening"))
 }
 
 fn schedule(
@@ -282,9 +243,9 @@ fn pgn(config: &MatchConfig, job: &Job, record: &GameRecord, date: &str) -> Stri
             token.push_str(&format!("{number}... "));
         }
         let score = match m.score {
-            Some(search::Score::Cp(c)) => format!("{:+.2}", c as f64 / 100.0),
-            Some(search::Score::Mate(k)) if k > 0 => format!("+M{k}"),
-            Some(search::Score::Mate(k)) => format!("-M{}", -k),
+            Some(Score::Cp(c)) => format!("{:+.2}", c as f64 / 100.0),
+            Some(Score::Mate(k)) if k > 0 => format!("+M{k}"),
+            Some(Score::Mate(k)) => format!("-M{}", -k),
             None => "?".into(),
         };
         token.push_str(&format!(
@@ -475,7 +436,6 @@ pub fn run(config: &MatchConfig) -> Result<Results, String> {
             return Err(format!("two players are named '{}'", p.name));
         }
     }
-    variants::new_session(&config.variant).map_err(|e| e.to_string())?;
     let mut rng = StdRng::seed_from_u64(config.seed);
     let file_openings = match &config.openings {
         OpeningSource::File { path, random_order } => {
@@ -489,9 +449,7 @@ pub fn run(config: &MatchConfig) -> Result<Results, String> {
         }
         _ => Vec::new(),
     };
-    let start_fen = variants::new_session(&config.variant)
-        .map_err(|e| e.to_string())?
-        .fen();
+    let start_fen = registry::new_session(&config.variant)?.fen();
     let mut next_file = 0usize;
     let mut openings = || -> Result<String, String> {
         match &config.openings {
@@ -551,7 +509,7 @@ pub fn run(config: &MatchConfig) -> Result<Results, String> {
             let stop = Arc::clone(&stop);
             let tx = tx.clone();
             std::thread::Builder::new()
-                .stack_size(search::SEARCH_STACK_BYTES)
+                .stack_size(engine::SEARCH_STACK_BYTES)
                 .spawn_scoped(scope, move || {
                     loop {
                         if stop.load(Ordering::Relaxed) {
@@ -577,7 +535,17 @@ pub fn run(config: &MatchConfig) -> Result<Results, String> {
                             move_timeout: config.move_timeout,
                             adjudication: config.adjudication.clone(),
                         };
-                        let record = game::play(&setup);
+                        // A failure inside a game loses nothing but that
+                        // game (players' own failures already lose it).
+                        let record = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                            game::play(&setup)
+                        }))
+                        .unwrap_or_else(|_| GameRecord {
+                            moves: Vec::new(),
+                            white_points: 0.5,
+                            termination: "aborted".into(),
+                            detail: "the game failed inside ghast".into(),
+                        });
                         if tx.send((job, record)).is_err() {
                             break;
                         }
@@ -706,27 +674,4 @@ pub fn title(config: &MatchConfig) -> String {
         config.variant,
         config.limit
     )
-}
-
-/// Lets `ghast openings` reuse the generator: `count` balanced openings.
-pub fn generate_openings(
-    variant: &str,
-    plies: u32,
-    count: usize,
-    max_cp: i32,
-    depth: u32,
-    seed: u64,
-) -> Result<Vec<String>, String> {
-    let mut rng = StdRng::seed_from_u64(seed);
-    let mut seen = std::collections::HashSet::new();
-    let mut out = Vec::new();
-    let mut tries = 0;
-    while out.len() < count && tries < count * 20 {
-        tries += 1;
-        let fen = random_opening(variant, plies, max_cp, depth, &mut rng)?;
-        if seen.insert(fen.clone()) {
-            out.push(fen);
-        }
-    }
-    Ok(out)
 }

@@ -2,8 +2,7 @@
 //! UCI dialect over pipes. A fresh player is made for every game, so a
 //! crashed engine is simply started again for the next one.
 
-use crate::search::{Config, Limits, Score, Shared};
-use crate::variants::{self, Session};
+use crate::engine::{self, Engine, Limits, Score, Settings};
 use std::io::{BufRead, BufReader, Write};
 use std::path::PathBuf;
 use std::process::{Child, ChildStdin, Command, Stdio};
@@ -236,63 +235,27 @@ pub fn start(spec: &PlayerSpec, variant: &str) -> Result<Box<dyn Player>, Failur
 
 /// ghast's own search, in this process.
 pub struct Internal {
-    session: Box<dyn Session>,
-    config: Config,
-    shared: Shared,
+    engine: Box<dyn Engine>,
 }
 
 impl Internal {
+    /// An engine of `variant` with the spec's options, set through the
+    /// option table as `setoption` would set them.
     fn new(spec: &PlayerSpec, variant: &str) -> Result<Internal, Failure> {
-        let session = variants::new_session(variant).map_err(|e| Failure::Setup(e.to_string()))?;
-        let mut config = Config::default();
-        let mut hash = crate::search::DEFAULT_HASH_MB;
+        let mut settings = Settings::default();
         for (name, value) in &spec.options {
-            let number = || -> Result<u64, Failure> {
-                value.parse().map_err(|_| {
-                    Failure::Setup(format!("option {name}: '{value}' is not a number"))
-                })
-            };
-            match name.to_ascii_lowercase().as_str() {
-                "hash" => hash = number()?.clamp(1, crate::search::MAX_HASH_MB as u64) as usize,
-                "threads" => {
-                    config.threads = number()?.clamp(1, crate::search::MAX_THREADS as u64) as usize
-                }
-                "move overhead" => config.move_overhead = Duration::from_millis(number()?),
-                "multipv" => config.multipv = number()?.clamp(1, 64) as usize,
-                "search" => match crate::search::SearchKind::parse(value) {
-                    Some(k) => config.search = Some(k),
-                    None => {
-                        return Err(Failure::Setup(format!(
-                            "option Search: '{value}' is not alphabeta or mcts"
-                        )));
-                    }
-                },
-                "evalfile" => {
-                    config.eval = if variants::is_default_eval_file(value) {
-                        None
-                    } else {
-                        Some(
-                            variants::load_eval_file(session.as_ref(), value)
-                                .map_err(|e| Failure::Setup(format!("option EvalFile: {e}")))?,
-                        )
-                    }
-                }
-                _ => match config.params.set(name, value) {
-                    Ok(true) => {}
-                    Ok(false) => {
-                        return Err(Failure::Setup(format!(
-                            "in-process ghast has no option '{name}'"
-                        )));
-                    }
-                    Err(e) => return Err(Failure::Setup(e)),
-                },
+            if name.eq_ignore_ascii_case("UCI_Variant") {
+                return Err(Failure::Setup(
+                    "option UCI_Variant: the match decides the variant".into(),
+                ));
             }
+            settings
+                .set(name, Some(value))
+                .map_err(|e| Failure::Setup(format!("option {e}")))?;
         }
-        Ok(Internal {
-            session,
-            config,
-            shared: Shared::new(hash),
-        })
+        let engine = engine::for_variant(variant, settings)
+            .map_err(|e| Failure::Setup(format!("option {e}")))?;
+        Ok(Internal { engine })
     }
 }
 
@@ -305,14 +268,15 @@ impl Player for Internal {
         _deadline: Duration,
     ) -> Result<Reply, Failure> {
         let moves: Vec<&str> = moves.iter().map(String::as_str).collect();
-        self.session
+        self.engine
+            .session_mut()
             .set_position(Some(fen), &moves)
             .map_err(|e| Failure::Setup(e.to_string()))?;
         let start = Instant::now();
-        self.shared.prepare(limits);
-        let reply = self
-            .session
-            .search(limits, &self.config, &self.shared, &|_| {});
+        let reply = self.engine.search(limits, &|_| {});
+        if let Some(error) = reply.error {
+            return Err(Failure::Crash(error));
+        }
         Ok(Reply {
             mv: reply.best,
             score: Some(reply.score),

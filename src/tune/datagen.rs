@@ -15,9 +15,9 @@
 //! resumed run plays the same games as an uninterrupted one.
 
 use super::{Sample, Tunable};
+use crate::engine::openings::random_opening;
 use crate::game::{Color, GameState, Outcome};
-use crate::search::{self, Config, Limits, MATE_BOUND, Shared};
-use crate::tournament;
+use crate::search::{self, Config, Limits, MATE_BOUND, Memory, Resources, SearchKind, Shared};
 use rand::SeedableRng;
 use rand::rngs::StdRng;
 use std::fs::OpenOptions;
@@ -121,10 +121,10 @@ fn resume(path: &str) -> Result<(u64, u64), String> {
 fn play_game<G: Tunable>(
     cfg: &DatagenConfig,
     index: u64,
-    shared: &Shared,
+    table: &mut Memory<G>,
 ) -> Result<Played, String> {
     let mut rng = StdRng::seed_from_u64(cfg.seed.wrapping_add(index));
-    let fen = tournament::random_opening(&cfg.variant, cfg.random_plies, 200, 4, &mut rng)?;
+    let fen = random_opening(&cfg.variant, cfg.random_plies, 200, 4, &mut rng)?;
     let mut state = GameState::<G>::from_setup(Some(&fen), &[]).map_err(|e| e.to_string())?;
     let limits = Limits {
         depth: cfg.depth,
@@ -132,8 +132,14 @@ fn play_game<G: Tunable>(
         ..Limits::default()
     };
     let config = Config::default();
-    shared.tt.clear();
+    let shared = Shared::new();
+    table.clear();
     let params = G::default_eval_params();
+    let resources = Resources {
+        config: &config,
+        eval: params,
+        shared: &shared,
+    };
     let mut pending: Vec<Sample> = Vec::new();
     let mut streak: (i32, u32) = (0, 0); // (sign for White, plies)
     let mut plies = 0u32;
@@ -149,7 +155,7 @@ fn play_game<G: Tunable>(
             break (0.5, "max plies");
         }
         shared.prepare(&limits);
-        let out = search::search(&state, &limits, &config, shared, &|_| {});
+        let out = search::search(&state, &limits, resources, table, &|_| {});
         let Some(best) = out.best else {
             return Err(format!("no move in {}", state.position.to_fen()));
         };
@@ -239,13 +245,19 @@ pub fn run<G: Tunable>(cfg: &DatagenConfig) -> Result<(), String> {
             std::thread::Builder::new()
                 .stack_size(search::SEARCH_STACK_BYTES)
                 .spawn_scoped(scope, || {
-                    let shared = Shared::new(cfg.hash_mb);
+                    let mut table = match Memory::<G>::new(SearchKind::AlphaBeta, cfg.hash_mb) {
+                        Ok(t) => t,
+                        Err(e) => {
+                            *error.lock().unwrap() = Some(e);
+                            return;
+                        }
+                    };
                     loop {
                         let index = next.fetch_add(1, Ordering::Relaxed);
                         if index >= cfg.games || error.lock().unwrap().is_some() {
                             break;
                         }
-                        let played = match play_game::<G>(cfg, index, &shared) {
+                        let played = match play_game::<G>(cfg, index, &mut table) {
                             Ok(p) => p,
                             Err(e) => {
                                 *error.lock().unwrap() = Some(e);

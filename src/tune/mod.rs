@@ -85,45 +85,6 @@ impl Tunable for nemoroth::Nemoroth {
     tunable!(nemoroth::eval::EvalParams);
 }
 
-/// Runs `$body` with `$g` bound to the concrete game type of `$variant`;
-/// an unknown variant is an error.
-#[macro_export]
-macro_rules! with_game {
-    ($variant:expr, $g:ident => $body:expr) => {{
-        use $crate::variants::{nemoroth, nimrod, vyremorn};
-        match $variant {
-            "nimrod" => {
-                type $g = nimrod::Nimrod;
-                Ok($body)
-            }
-            "nimrod-corner" => {
-                type $g = nimrod::NimrodCorner;
-                Ok($body)
-            }
-            "dragon-nimrod" => {
-                type $g = nimrod::DragonNimrod;
-                Ok($body)
-            }
-            "dragon-nimrod-corner" => {
-                type $g = nimrod::DragonNimrodCorner;
-                Ok($body)
-            }
-            "vyremorn" => {
-                type $g = vyremorn::Vyremorn;
-                Ok($body)
-            }
-            "nemoroth" => {
-                type $g = nemoroth::Nemoroth;
-                Ok($body)
-            }
-            other => Err(format!(
-                "unknown variant '{other}'; known variants: {}",
-                $crate::variants::VARIANTS.join(", ")
-            )),
-        }
-    }};
-}
-
 /// One line of the data format.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Sample {

@@ -2,7 +2,7 @@
 //! with `{"error": message}`; nothing a client sends stops the server.
 
 use super::games::{EngineNote, GameEntry, SearchKind, State, Store, lock};
-use super::session::{self, AnalysisLine, Engine, SearchLimits, SearchResult, StopHandle};
+use super::session::{self, AnalysisLine, Engine, SearchLimits, SearchResult};
 use axum::Json;
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
@@ -110,12 +110,11 @@ pub async fn create(
         .position
         .map(|p| p.trim().to_string())
         .filter(|p| !p.is_empty());
-    let known = crate::variants::VARIANTS.contains(&request.variant.as_str());
-    if !known {
+    if !session::is_variant(&request.variant) {
         return Err(ApiError::bad(format!(
             "unknown variant '{}'; known variants: {}",
             request.variant,
-            crate::variants::VARIANTS.join(", ")
+            session::variant_names()
         )));
     }
     let engine = Engine::new(&request.variant, position.as_deref(), &[]).map_err(ApiError::bad)?;
@@ -140,14 +139,13 @@ pub async fn show(
 async fn settle(game: &Game) -> ApiResult<()> {
     let task = {
         let mut entry = lock(game);
-        match &mut entry.running {
+        match entry.running.as_ref().map(|r| r.kind) {
             None => return Ok(()),
-            Some(r) if r.kind == SearchKind::Go => return Err(ApiError::busy()),
-            Some(r) => {
-                r.stop.stop();
-                r.task.take()
-            }
+            Some(SearchKind::Go) => return Err(ApiError::busy()),
+            Some(SearchKind::Analysis) => {}
         }
+        entry.engine.stop();
+        entry.running.as_mut().and_then(|r| r.task.take())
     };
     if let Some(task) = task {
         // A task that panicked has nothing left to clean up.
@@ -243,7 +241,7 @@ impl SearchRequest {
         check(
             "multipv",
             self.multipv.map(|m| m as u64),
-            crate::search::MAX_MULTIPV as u64,
+            session::max_multipv() as u64,
         )?;
         Ok(SearchLimits {
             movetime_ms: self.movetime,
@@ -259,7 +257,7 @@ fn start_search(
     game: &Game,
     kind: SearchKind,
     limits: SearchLimits,
-) -> ApiResult<(StopHandle, tokio::sync::oneshot::Receiver<SearchResult>)> {
+) -> ApiResult<tokio::sync::oneshot::Receiver<SearchResult>> {
     let mut entry = lock(game);
     if entry.running.is_some() {
         return Err(ApiError::busy());
@@ -273,16 +271,12 @@ fn start_search(
         }
         channel.broadcast("info", &line);
     };
-    let (stop, reply) = entry
+    let reply = entry
         .engine
         .search(limits, on_line)
         .map_err(|e| ApiError::new(StatusCode::SERVICE_UNAVAILABLE, e))?;
-    entry.running = Some(super::games::Running {
-        kind,
-        stop: stop.clone(),
-        task: None,
-    });
-    Ok((stop, reply))
+    entry.running = Some(super::games::Running { kind, task: None });
+    Ok(reply)
 }
 
 pub async fn go(
@@ -298,7 +292,7 @@ pub async fn go(
     }
     settle(&game).await?;
     let started = std::time::Instant::now();
-    let (_stop, reply) = start_search(&game, SearchKind::Go, limits)?;
+    let reply = start_search(&game, SearchKind::Go, limits)?;
     // The move is played even if the client leaves before the search
     // ends, so the game is never left locked.
     let (answer, answered) = tokio::sync::oneshot::channel();
@@ -367,7 +361,7 @@ pub async fn analyse(
         limits.movetime_ms = Some(ANALYSIS_CAP_MS);
     }
     settle(&game).await?;
-    let (_stop, reply) = start_search(&game, SearchKind::Analysis, limits)?;
+    let reply = start_search(&game, SearchKind::Analysis, limits)?;
     let finisher = game.clone();
     let task = tokio::spawn(async move {
         if let Ok(result) = reply.await {
@@ -388,11 +382,12 @@ pub async fn stop(
     Path(id): Path<String>,
 ) -> ApiResult<Json<serde_json::Value>> {
     let game = game(&state, &id)?;
-    let entry = lock(&game);
-    let stopped = entry.running.as_ref().map(|r| {
-        r.stop.stop();
-        r.kind
-    });
+    let mut entry = lock(&game);
+    let stopped = entry.running.as_ref().map(|r| r.kind);
+    if stopped.is_some() {
+        // Returns once the search has delivered its result.
+        entry.engine.stop();
+    }
     Ok(Json(serde_json::json!({ "stopped": stopped })))
 }
 

@@ -3,7 +3,7 @@
 //! listeners of its event stream; the STATE every endpoint answers with,
 //! and the PGN export.
 
-use super::session::{Engine, ScoreView, SearchResult, StopHandle};
+use super::session::{Engine, ScoreView, SearchResult};
 use crate::board_view::{BoardView, MoveView, Side};
 use crate::game::{Color, Outcome};
 use serde::Serialize;
@@ -46,7 +46,6 @@ pub enum SearchKind {
 /// A search in progress.
 pub struct Running {
     pub kind: SearchKind,
-    pub stop: StopHandle,
     /// For an analysis: the task that ends it (awaited before the position
     /// may change).
     pub task: Option<tokio::task::JoinHandle<()>>,
@@ -189,9 +188,7 @@ impl GameEntry {
     pub fn start_position(&self) -> String {
         match &self.start {
             Some(p) => p.clone(),
-            None => Engine::new(self.engine.variant(), None, &[])
-                .map(|e| e.position())
-                .unwrap_or_default(),
+            None => self.engine.start_position(),
         }
     }
 
@@ -337,9 +334,7 @@ impl Store {
             let Some((_, oldest)) = self.games.pop_first() else {
                 break;
             };
-            if let Some(r) = &lock(&oldest).running {
-                r.stop.stop();
-            }
+            lock(&oldest).engine.stop();
         }
         self.next_id += 1;
         let game = Arc::new(Mutex::new(GameEntry::new(self.next_id, engine, start)));

@@ -1,18 +1,16 @@
 //! Every call the web board makes into the engine, in one place: a game
-//! set up and played through the engine's handle, its queries (board view,
-//! legal moves, outcome) and searches on their own threads.
+//! set up and played through the engine layer's handle ([`crate::engine`],
+//! the same one the protocols use), its queries (board view, legal moves,
+//! outcome) and its searches on the engine's own thread.
 
 use crate::board_view::{BoardView, MoveView};
-use crate::game::{Color, Outcome};
-use crate::search::{self, Config, Info, Limits, Shared};
-use crate::variants::{self, Session};
+use crate::engine::{self, Color, Info, Limits, Outcome, Score, Session, Settings};
+use crate::registry;
 use serde::Serialize;
-use std::sync::Arc;
 use tokio::sync::oneshot;
 
-/// Transposition table of one game's searches, allocated at its first
-/// search (the store holds many games; most never search).
-const HASH_MB: usize = 16;
+/// Transposition table of each game's engine (the store holds many games).
+const HASH_MB: usize = 8;
 
 /// A variant the server offers.
 #[derive(Clone, Debug, Serialize)]
@@ -25,9 +23,9 @@ pub struct VariantInfo {
 
 /// Every variant, in the engine's order.
 pub fn variants() -> Vec<VariantInfo> {
-    variants::VARIANTS
+    registry::GAMES
         .iter()
-        .filter_map(|&name| variants::new_session(name).ok())
+        .map(|g| (g.new_session)())
         .map(|s| VariantInfo {
             name: s.variant(),
             start_position: s.start_fen(),
@@ -45,11 +43,11 @@ pub enum ScoreView {
     Mate(i32),
 }
 
-impl From<search::Score> for ScoreView {
-    fn from(s: search::Score) -> ScoreView {
+impl From<Score> for ScoreView {
+    fn from(s: Score) -> ScoreView {
         match s {
-            search::Score::Cp(c) => ScoreView::Cp(c),
-            search::Score::Mate(m) => ScoreView::Mate(m),
+            Score::Cp(c) => ScoreView::Cp(c),
+            Score::Mate(m) => ScoreView::Mate(m),
         }
     }
 }
@@ -91,85 +89,111 @@ pub struct SearchLimits {
     pub multipv: usize,
 }
 
-/// Stops a running search; the search then reports what it has.
-#[derive(Clone)]
-pub struct StopHandle(Arc<Shared>);
+/// Whether `variant` names a game.
+pub fn is_variant(variant: &str) -> bool {
+    registry::find(variant).is_some()
+}
 
-impl StopHandle {
-    pub fn stop(&self) {
-        self.0.request_stop();
+/// Every variant name, for messages.
+pub fn variant_names() -> String {
+    registry::NAMES.join(", ")
+}
+
+/// Largest MultiPV a search takes, from the engine's option table.
+pub fn max_multipv() -> usize {
+    match engine::options::find("MultiPV").map(|o| o.kind) {
+        Some(engine::OptionKind::Spin { max, .. }) => max as usize,
+        _ => 1,
     }
 }
 
 /// One game and its engine.
 pub struct Engine {
-    session: Box<dyn Session>,
-    shared: Option<Arc<Shared>>,
+    engine: Box<dyn engine::Engine>,
 }
 
 impl Engine {
     /// A game of `variant` from `position` (or the start position) plus
     /// `moves`.
     pub fn new(variant: &str, position: Option<&str>, moves: &[&str]) -> Result<Engine, String> {
-        let mut session = variants::new_session(variant).map_err(|e| e.to_string())?;
-        session
+        let settings = Settings {
+            hash_mb: HASH_MB,
+            ..Settings::default()
+        };
+        let mut engine = engine::for_variant(variant, settings)?;
+        engine
+            .session_mut()
             .set_position(position, moves)
             .map_err(|e| format!("bad position: {e}"))?;
-        Ok(Engine {
-            session,
-            shared: None,
-        })
+        Ok(Engine { engine })
+    }
+
+    fn session(&self) -> &dyn Session {
+        self.engine.session()
     }
 
     /// Replaces the game by `position` plus `moves`; unchanged on error.
     pub fn set_up(&mut self, position: Option<&str>, moves: &[&str]) -> Result<(), String> {
-        self.session
+        self.engine.stop();
+        self.engine
+            .session_mut()
             .set_position(position, moves)
             .map_err(|e| e.to_string())
     }
 
     pub fn variant(&self) -> &'static str {
-        self.session.variant()
+        self.session().variant()
+    }
+
+    /// The variant's start position.
+    pub fn start_position(&self) -> String {
+        self.session().start_fen()
     }
 
     pub fn position(&self) -> String {
-        self.session.fen()
+        self.session().fen()
     }
 
     pub fn side_to_move(&self) -> Color {
-        self.session.side_to_move()
+        self.session().side_to_move()
     }
 
     pub fn outcome(&self) -> Option<Outcome> {
-        self.session.outcome()
+        self.session().outcome()
     }
 
     pub fn board(&self) -> BoardView {
-        self.session.board_view()
+        self.session().board_view()
     }
 
     pub fn legal_moves(&self) -> Vec<MoveView> {
-        self.session.move_views()
+        self.session().move_views()
     }
 
     /// Plays a move given in the game's notation; returns it canonical.
     pub fn play(&mut self, text: &str) -> Result<String, String> {
-        self.session.play_move(text).map_err(|e| e.to_string())
+        self.engine
+            .session_mut()
+            .play_move(text)
+            .map_err(|e| e.to_string())
     }
 
-    /// Starts searching the current position on a thread of its own.
+    /// Starts searching the current position on the engine's thread.
     /// `on_line` receives each line of progress; the receiver gets the
-    /// result once the search ends (by a limit or by the stop handle).
+    /// result once the search ends (by a limit or by [`Engine::stop`]).
     pub fn search(
         &mut self,
         limits: SearchLimits,
         on_line: impl Fn(AnalysisLine) + Send + Sync + 'static,
-    ) -> Result<(StopHandle, oneshot::Receiver<SearchResult>), String> {
-        let shared = self
-            .shared
-            .get_or_insert_with(|| Arc::new(Shared::new(HASH_MB)))
-            .clone();
-        let limits_in = Limits {
+    ) -> Result<oneshot::Receiver<SearchResult>, String> {
+        self.engine.stop();
+        let multipv = limits.multipv.clamp(1, max_multipv());
+        if self.engine.settings().config.multipv != multipv {
+            let mut settings = self.engine.settings().clone();
+            let change = settings.set("MultiPV", Some(&multipv.to_string()))?;
+            self.engine.apply(settings, &change)?;
+        }
+        let limits = Limits {
             depth: limits.depth,
             nodes: limits.nodes,
             movetime: limits.movetime_ms,
@@ -178,30 +202,27 @@ impl Engine {
                 && limits.nodes.is_none(),
             ..Limits::default()
         };
-        let config = Config {
-            multipv: limits.multipv.clamp(1, search::MAX_MULTIPV),
-            ..Config::default()
-        };
-        let root = self.session.clone_box();
+        let root = self.session().clone_box();
         let (reply_to, reply) = oneshot::channel();
-        let thread_shared = shared.clone();
-        std::thread::Builder::new()
-            .name("ghast-web-search".into())
-            .stack_size(search::SEARCH_STACK_BYTES)
-            .spawn(move || {
-                thread_shared.prepare(&limits_in);
-                let report = |info: &Info| on_line(describe_line(root.as_ref(), info));
-                let found = root.search(&limits_in, &config, &thread_shared, &report);
-                // The receiver may have gone (the request was dropped).
+        self.engine.go(
+            limits,
+            Box::new(move |info: &Info| on_line(describe_line(root.as_ref(), info))),
+            Box::new(move |found| {
+                // The receiver may have gone (the game was dropped).
                 let _ = reply_to.send(SearchResult {
                     best: found.best,
                     score: found.score.into(),
                     depth: found.depth,
                     nodes: found.nodes,
                 });
-            })
-            .map_err(|e| format!("cannot start a search thread: {e}"))?;
-        Ok((StopHandle(shared), reply))
+            }),
+        )?;
+        Ok(reply)
+    }
+
+    /// Ends a running search; its result is delivered before this returns.
+    pub fn stop(&mut self) {
+        self.engine.stop();
     }
 }
 

@@ -816,9 +816,8 @@ fn fuzzed_input_never_panics() {
 
 #[test]
 fn self_play_games_follow_the_rules() {
-    use crate::search::{Config, Limits, Shared, search};
-    let shared = Shared::new(4);
-    let config = Config::default();
+    use crate::search::{Limits, Memory, SearchKind, search_with_defaults};
+    let mut table = Memory::new(SearchKind::AlphaBeta, 4).unwrap();
     let limits = Limits {
         nodes: Some(1500),
         ..Default::default()
@@ -835,8 +834,7 @@ fn self_play_games_follow_the_rules() {
             .map(|_| R::from_engine(&Nemoroth::startpos()).config())
             .collect();
         for _ in 0..120 {
-            shared.prepare(&limits);
-            let out = search(&st, &limits, &config, &shared, &|_| {});
+            let out = search_with_defaults(&st, &limits, &mut table);
             let Some(mv) = out.best else {
                 assert!(st.legal_moves().is_empty());
                 assert!(R::from_engine(&st.position).legal(&ref_hist).is_empty());

@@ -1203,9 +1203,8 @@ fn rotation_preserves_move_counts() {
 #[test]
 fn self_play_games_follow_the_rules() {
     use crate::game::GameState;
-    use crate::search::{Config, Limits, Shared, search};
-    let shared = Shared::new(4);
-    let config = Config::default();
+    use crate::search::{Limits, Memory, SearchKind, search_with_defaults};
+    let mut table = Memory::new(SearchKind::AlphaBeta, 4).unwrap();
     let limits = Limits {
         nodes: Some(2000),
         ..Limits::default()
@@ -1224,8 +1223,7 @@ fn self_play_games_follow_the_rules() {
                 break;
             }
             compare(&state.position);
-            shared.prepare(&limits);
-            let out = search(&state, &limits, &config, &shared, &|_| {});
+            let out = search_with_defaults(&state, &limits, &mut table);
             let mv = out.best.expect("a legal move exists");
             let text = state.position.move_to_string(mv);
             let r = Ref::from_engine(&state.position);
@@ -1414,16 +1412,9 @@ fn capture_rich() -> crate::game::GameState<Position> {
 
 /// One-thread alpha-beta search of [`capture_rich`] with `limits`.
 fn search_capture_rich(limits: crate::search::Limits) -> crate::search::Outcome<Move> {
-    use crate::search::{Config, Shared, search};
-    let shared = Shared::new(1);
-    shared.prepare(&limits);
-    search(
-        &capture_rich(),
-        &limits,
-        &Config::default(),
-        &shared,
-        &|_| {},
-    )
+    use crate::search::{Memory, SearchKind, search_with_defaults};
+    let mut table = Memory::new(SearchKind::AlphaBeta, 1).unwrap();
+    search_with_defaults(&capture_rich(), &limits, &mut table)
 }
 
 #[test]
