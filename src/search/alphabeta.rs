@@ -57,6 +57,8 @@ pub struct Worker<'a, G: Game> {
     lmr: Vec<[i32; 64]>,
     root_moves: Vec<RootMove<G::Move>>,
     completed_depth: u32,
+    /// Depth of the iteration in progress (bounds the check extensions).
+    root_depth: i32,
 }
 
 /// Selection sort, one step: brings the best-scored remaining move to `i`.
@@ -143,6 +145,7 @@ impl<'a, G: Game> Worker<'a, G> {
             lmr,
             root_moves: Vec::new(),
             completed_depth: 0,
+            root_depth: 0,
         }
     }
 
@@ -261,6 +264,7 @@ impl<'a, G: Game> Worker<'a, G> {
         let mut depth = 1 + (self.id % 2) as u32;
         while depth <= max_depth {
             self.seldepth = 0;
+            self.root_depth = depth as i32;
             for (pv_index, previous) in previous_scores.iter_mut().enumerate() {
                 let score = self.aspiration(&root, depth as i32, *previous, pv_index);
                 if self.stopped {
@@ -484,11 +488,14 @@ impl<'a, G: Game> Worker<'a, G> {
             return 0;
         }
         let in_check = pos.in_check();
-        if in_check {
+        // Check extensions stop at twice the iteration's depth: where
+        // nearly every move checks (crowded boards) they would otherwise
+        // keep the whole tree at full width.
+        if in_check && (ply as i32) < 2 * self.root_depth {
             depth += 1;
         }
         if depth <= 0 {
-            return self.qsearch(pos, alpha, beta, ply);
+            return self.qsearch(pos, alpha, beta, ply, 0);
         }
         self.nodes += 1;
         self.unflushed_nodes += 1;
@@ -719,7 +726,10 @@ impl<'a, G: Game> Worker<'a, G> {
         }
     }
 
-    fn qsearch(&mut self, pos: &G, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+    /// Quiescence search; `qs_depth` counts its plies, so that it ends
+    /// within `qsearch_max_depth` plies and `qsearch_max_moves` moves per
+    /// node even where captures never run out (crowded boards).
+    fn qsearch(&mut self, pos: &G, mut alpha: i32, beta: i32, ply: usize, qs_depth: i32) -> i32 {
         self.pv[ply].clear();
         if self.should_stop() {
             return 0;
@@ -728,7 +738,7 @@ impl<'a, G: Game> Worker<'a, G> {
         self.unflushed_nodes += 1;
         self.seldepth = self.seldepth.max(ply);
 
-        if ply >= MAX_PLY - 1 {
+        if ply >= MAX_PLY - 1 || qs_depth >= self.params.qsearch_max_depth {
             return pos.evaluate_with(self.eval);
         }
         // In check every evasion is tried (and mate is seen); otherwise only
@@ -785,10 +795,15 @@ impl<'a, G: Game> Worker<'a, G> {
             if scores[i] == i32::MIN {
                 break;
             }
+            // The best few moves by ordering; one reply at least, so that
+            // a mate is still seen.
+            if i as i32 >= self.params.qsearch_max_moves && best > -MATE_BOUND {
+                break;
+            }
             let mv = list[i];
             let child = pos.play(mv);
             self.history.push(rep_key);
-            let score = -self.qsearch(&child, -beta, -alpha, ply + 1);
+            let score = -self.qsearch(&child, -beta, -alpha, ply + 1, qs_depth + 1);
             self.history.pop();
             if self.stopped {
                 self.scores[ply] = scores;
@@ -819,6 +834,7 @@ mod tests {
     use super::super::params::PARAM_SPECS;
     use super::super::{Config, Limits, SearchKind, Shared, search};
     use crate::game::{GameState, MoveBuffer};
+    use crate::variants::nemoroth::Nemoroth;
     use crate::variants::nimrod::Nimrod;
 
     /// A middle-game position with captures, checks and quiet moves, so
@@ -837,6 +853,32 @@ mod tests {
         assert!(
             state.legal_moves().as_slice().contains(&best),
             "{what}: illegal best move"
+        );
+    }
+
+    /// Issue 14, F6: depth 1 completes within a modest node budget on
+    /// crowded positions where every move captures or checks.
+    #[test]
+    fn depth_one_completes_on_crowded_boards() {
+        fn completes<G: crate::game::Game>(fen: &str) {
+            let state = GameState::new(G::from_fen(fen).unwrap());
+            let limits = Limits {
+                depth: Some(1),
+                nodes: Some(CROWDED_NODE_BUDGET),
+                ..Limits::default()
+            };
+            let shared = Shared::new(1);
+            shared.prepare(&limits);
+            let outcome = search(&state, &limits, &Config::default(), &shared, &|_| {});
+            assert_eq!(outcome.depth, 1, "{fen}: {} nodes", outcome.nodes);
+        }
+        const CROWDED_NODE_BUDGET: u64 = 1_000_000;
+        completes::<Nimrod>("qqqqkqqq/qqqqqqqq/8/8/8/8/QQQQQQQQ/QQQQKQQQ w - - 0 1");
+        completes::<Nemoroth>(
+            "zzzzzzzz/zzzzzzzz/zzzzzzzz/zzzzzzzz/ZZZZZZZZ/ZZZZZZZZ/ZZZZZZZZ/ZZZZZZZZ a - 0",
+        );
+        completes::<Nemoroth>(
+            "llllllll/zzzzzzzz/zzzzzzzz/zzzzzzzz/ZZZZZZZZ/ZZZZZZZZ/ZZZZZZZZ/LLLLLLLL a - 0",
         );
     }
 
