@@ -45,6 +45,9 @@ pub struct Worker<'a, G: Game> {
     budget: Option<Budget>,
     /// Game history plus the positions on the current search path.
     history: History,
+    /// Order-independent sum of the mixed keys in `history`; part of the
+    /// table key in games whose legality reads the history.
+    history_sum: u64,
     nodes: u64,
     unflushed_nodes: u64,
     seldepth: usize,
@@ -73,6 +76,13 @@ fn pick_best<M: Copy>(moves: &mut [M], scores: &mut [i32], i: usize) {
     }
     moves.swap(i, top);
     scores.swap(i, top);
+}
+
+/// Spreads a repetition key before it joins the history sum.
+fn mix_history_key(key: u64) -> u64 {
+    (key ^ (key >> 31))
+        .wrapping_mul(0x9e37_79b9_7f4a_7c15)
+        .rotate_left(23)
 }
 
 fn score_to_tt(score: i32, ply: usize) -> i32 {
@@ -131,6 +141,12 @@ impl<'a, G: Game> Worker<'a, G> {
             id,
             budget: time::budget(limits, root.position.side_to_move(), config.move_overhead),
             history: root.history.clone(),
+            history_sum: root
+                .history
+                .keys()
+                .iter()
+                .map(|&k| mix_history_key(k))
+                .fold(0, u64::wrapping_add),
             nodes: 0,
             unflushed_nodes: 0,
             seldepth: 0,
@@ -146,6 +162,38 @@ impl<'a, G: Game> Worker<'a, G> {
             root_moves: Vec::new(),
             completed_depth: 0,
             root_depth: 0,
+        }
+    }
+
+    /// A position joins the path (its repetition key).
+    #[inline]
+    fn enter(&mut self, key: u64) {
+        self.history.push(key);
+        if G::LEGALITY_USES_HISTORY {
+            self.history_sum = self.history_sum.wrapping_add(mix_history_key(key));
+        }
+    }
+
+    #[inline]
+    fn leave(&mut self) {
+        if let Some(key) = self.history.pop()
+            && G::LEGALITY_USES_HISTORY
+        {
+            self.history_sum = self.history_sum.wrapping_sub(mix_history_key(key));
+        }
+    }
+
+    /// The table key of `pos` on the current path. Where legality reads
+    /// the history (Nemoroth: repeating a configuration is illegal), the
+    /// same position below different paths has different moves and values,
+    /// so the set of earlier positions is part of the key: a result is
+    /// shared only between paths through the same positions.
+    #[inline]
+    fn tt_key(&self, pos: &G) -> u64 {
+        if G::LEGALITY_USES_HISTORY {
+            pos.hash() ^ self.history_sum
+        } else {
+            pos.hash()
         }
     }
 
@@ -222,7 +270,12 @@ impl<'a, G: Game> Worker<'a, G> {
             };
         }
         // Table move first, then tactical moves, for the first iteration.
-        let tt_move = self.shared.tt.probe(root.hash()).map(|e| e.mv).unwrap_or(0);
+        let tt_move = self
+            .shared
+            .tt
+            .probe(self.tt_key(&root))
+            .map(|e| e.mv)
+            .unwrap_or(0);
         let mut ordered: Vec<(i32, G::Move)> = moves
             .as_slice()
             .iter()
@@ -344,11 +397,13 @@ impl<'a, G: Game> Worker<'a, G> {
         false
     }
 
-    fn ponder_from_tt(&self, root: &G, mv: G::Move) -> Option<G::Move> {
+    fn ponder_from_tt(&mut self, root: &G, mv: G::Move) -> Option<G::Move> {
         let child = root.play(mv);
-        let entry = self.shared.tt.probe(child.hash())?;
-        let mut history = self.history.clone();
-        history.push(root.repetition_key());
+        self.enter(root.repetition_key());
+        let entry = self.shared.tt.probe(self.tt_key(&child));
+        let history = self.history.clone();
+        self.leave();
+        let entry = entry?;
         let mut moves = G::Moves::default();
         child.legal_moves(&history, &mut moves);
         moves
@@ -437,7 +492,7 @@ impl<'a, G: Game> Worker<'a, G> {
         for i in pv_index..self.root_moves.len() {
             let mv = self.root_moves[i].mv;
             let child = root.play(mv);
-            self.history.push(key);
+            self.enter(key);
             let score = if i == pv_index {
                 -self.negamax(&child, depth - 1, -beta, -alpha, 1, true)
             } else {
@@ -447,7 +502,7 @@ impl<'a, G: Game> Worker<'a, G> {
                 }
                 s
             };
-            self.history.pop();
+            self.leave();
             if self.stopped {
                 break;
             }
@@ -514,7 +569,7 @@ impl<'a, G: Game> Worker<'a, G> {
             return pos.evaluate_with(self.eval);
         }
 
-        let key = pos.hash();
+        let key = self.tt_key(pos);
         let entry = self.shared.tt.probe(key);
         let tt_move = entry.map(|e| e.mv).unwrap_or(0);
         if let Some(e) = entry {
@@ -552,10 +607,14 @@ impl<'a, G: Game> Worker<'a, G> {
         let p = self.params;
 
         if !pv_node && !in_check {
-            // Reverse futility: far above beta, a quiet position stays there.
+            // Reverse futility: far above beta, a quiet position stays there
+            // (the null-move observation, so not where the game refuses
+            // null moves for zugzwang: Nemoroth, where having to move can
+            // be the loss).
             if depth <= p.rfp_max_depth
                 && beta.abs() < MATE_BOUND
                 && eval - p.rfp_margin * (depth - improving as i32) >= beta
+                && pos.null_move().is_some()
             {
                 return eval;
             }
@@ -566,9 +625,9 @@ impl<'a, G: Game> Worker<'a, G> {
                 && let Some(null) = pos.null_move()
             {
                 let r = p.nmp_base + depth / p.nmp_divisor;
-                self.history.push(pos.repetition_key());
+                self.enter(pos.repetition_key());
                 let score = -self.negamax(&null, depth - 1 - r, -beta, -beta + 1, ply + 1, false);
-                self.history.pop();
+                self.leave();
                 if self.stopped {
                     return 0;
                 }
@@ -630,7 +689,7 @@ impl<'a, G: Game> Worker<'a, G> {
                 }
             }
 
-            self.history.push(rep_key);
+            self.enter(rep_key);
             let new_depth = depth - 1;
             let score = if searched == 0 {
                 -self.negamax(&child, new_depth, -beta, -alpha, ply + 1, true)
@@ -658,7 +717,7 @@ impl<'a, G: Game> Worker<'a, G> {
                 }
                 s
             };
-            self.history.pop();
+            self.leave();
             if self.stopped {
                 self.scores[ply] = scores;
                 return 0;
@@ -802,9 +861,9 @@ impl<'a, G: Game> Worker<'a, G> {
             }
             let mv = list[i];
             let child = pos.play(mv);
-            self.history.push(rep_key);
+            self.enter(rep_key);
             let score = -self.qsearch(&child, -beta, -alpha, ply + 1, qs_depth + 1);
-            self.history.pop();
+            self.leave();
             if self.stopped {
                 self.scores[ply] = scores;
                 return 0;
@@ -832,8 +891,8 @@ impl<'a, G: Game> Worker<'a, G> {
 #[cfg(test)]
 mod tests {
     use super::super::params::PARAM_SPECS;
-    use super::super::{Config, Limits, SearchKind, Shared, search};
-    use crate::game::{GameState, MoveBuffer};
+    use super::super::{Config, Limits, Score, SearchKind, Shared, search};
+    use crate::game::{Game, GameState, MoveBuffer};
     use crate::variants::nemoroth::Nemoroth;
     use crate::variants::nimrod::Nimrod;
 
@@ -880,6 +939,25 @@ mod tests {
         completes::<Nemoroth>(
             "llllllll/zzzzzzzz/zzzzzzzz/zzzzzzzz/ZZZZZZZZ/ZZZZZZZZ/ZZZZZZZZ/LLLLLLLL a - 0",
         );
+    }
+
+    /// Issue 15: in Nemoroth a repeated configuration is illegal, so a
+    /// position's value depends on the path to it. Alabaster mates in 3
+    /// with e3f2 because Obsidian's Go Away may not return to h2.
+    #[test]
+    fn path_dependent_mate_in_three_is_found() {
+        let state =
+            GameState::new(Nemoroth::from_fen("w1M5/h7/1gphpH1G2/8/8/4A3/7a/4A3 a - 350").unwrap());
+        let limits = Limits {
+            depth: Some(8),
+            ..Limits::default()
+        };
+        let shared = Shared::new(1);
+        shared.prepare(&limits);
+        let outcome = search(&state, &limits, &Config::default(), &shared, &|_| {});
+        let best = outcome.best.map(|m| state.position.move_to_string(m));
+        assert_eq!(best.as_deref(), Some("e3f2"));
+        assert_eq!(Score::from_internal(outcome.score), Score::Mate(3));
     }
 
     /// Issue 14, F2: every parameter at either end of its advertised range
