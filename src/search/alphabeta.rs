@@ -24,27 +24,6 @@ const KILLER_SCORE: i32 = 1 << 26;
 const BAD_TACTICAL_SCORE: i32 = -(1 << 26);
 /// History values stay within +-HISTORY_MAX.
 const HISTORY_MAX: i32 = 16_384;
-/// Continuation histories: (earlier move, move) pairs hashed into a table
-/// of 2^CONT_BITS values per distance (1 and 2 plies back); collisions
-/// only blur the ordering.
-const CONT_BITS: u32 = 20;
-const CONT_PLIES: usize = 2;
-/// `move_stack` entry of a null move or of the ply before the root.
-const NO_MOVE: u32 = u32::MAX;
-
-/// Slot of the pair (earlier move, move) in a continuation history.
-#[inline]
-fn cont_slot(earlier: u32, index: usize) -> usize {
-    let pair = ((earlier as u64) << 32) | index as u64;
-    (pair.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> (64 - CONT_BITS)) as usize
-}
-
-/// Gravity keeps a history value within +-HISTORY_MAX and lets old
-/// lessons fade.
-#[inline]
-fn apply_gravity(slot: &mut i32, delta: i32) {
-    *slot += delta - *slot * delta.abs() / HISTORY_MAX;
-}
 
 struct RootMove<M> {
     mv: M,
@@ -75,11 +54,6 @@ pub struct Worker<'a, G: Game> {
     stopped: bool,
     killers: Vec<[Option<G::Move>; 2]>,
     quiet_history: Vec<i32>,
-    /// One table per distance back (1 and 2 plies), see [`cont_slot`].
-    cont_history: [Vec<i32>; CONT_PLIES],
-    /// `history_index` of the move played at each ply ([`NO_MOVE`] for a
-    /// null move).
-    move_stack: Vec<u32>,
     pv: Vec<Vec<G::Move>>,
     scores: Vec<Vec<i32>>,
     eval_stack: Vec<i32>,
@@ -179,8 +153,6 @@ impl<'a, G: Game> Worker<'a, G> {
             stopped: false,
             killers: vec![[None, None]; MAX_PLY + 2],
             quiet_history: vec![0; G::HISTORY_SIZE * 2],
-            cont_history: std::array::from_fn(|_| vec![0; 1 << CONT_BITS]),
-            move_stack: vec![NO_MOVE; MAX_PLY + 2],
             pv: (0..=MAX_PLY + 1)
                 .map(|_| Vec::with_capacity(MAX_PLY))
                 .collect(),
@@ -520,7 +492,6 @@ impl<'a, G: Game> Worker<'a, G> {
         for i in pv_index..self.root_moves.len() {
             let mv = self.root_moves[i].mv;
             let child = root.play(mv);
-            self.move_stack[0] = root.history_index(mv) as u32;
             self.enter(key);
             let score = if i == pv_index {
                 -self.negamax(&child, depth - 1, -beta, -alpha, 1, true)
@@ -654,7 +625,6 @@ impl<'a, G: Game> Worker<'a, G> {
                 && let Some(null) = pos.null_move()
             {
                 let r = p.nmp_base + depth / p.nmp_divisor;
-                self.move_stack[ply] = NO_MOVE;
                 self.enter(pos.repetition_key());
                 let score = -self.negamax(&null, depth - 1 - r, -beta, -beta + 1, ply + 1, false);
                 self.leave();
@@ -670,6 +640,7 @@ impl<'a, G: Game> Worker<'a, G> {
         // Move ordering scores.
         let mut scores = std::mem::take(&mut self.scores[ply]);
         scores.clear();
+        let color = pos.side_to_move().index();
         let killers = self.killers[ply];
         for &mv in moves.as_slice() {
             let s = if G::encode_move(mv) == tt_move {
@@ -685,7 +656,7 @@ impl<'a, G: Game> Worker<'a, G> {
             } else if killers[1] == Some(mv) {
                 KILLER_SCORE - 1
             } else {
-                self.quiet_score(pos, ply, mv)
+                self.quiet_history[color * G::HISTORY_SIZE + pos.history_index(mv)]
             };
             scores.push(s);
         }
@@ -719,7 +690,6 @@ impl<'a, G: Game> Worker<'a, G> {
             }
 
             self.enter(rep_key);
-            self.move_stack[ply] = pos.history_index(mv) as u32;
             let new_depth = depth - 1;
             let score = if searched == 0 {
                 -self.negamax(&child, new_depth, -beta, -alpha, ply + 1, true)
@@ -734,8 +704,6 @@ impl<'a, G: Game> Worker<'a, G> {
                     r = self.lmr[(depth as usize).min(63)][searched.min(63)];
                     r += !pv_node as i32;
                     r -= improving as i32;
-                    // Moves with a good history are reduced less.
-                    r -= self.quiet_score(pos, ply, mv) / p.lmr_history_divisor;
                     // Never below depth 1, never an extension: safe for
                     // any `lmr_min_depth`, even when new_depth is 0.
                     r = r.min(new_depth - 1).max(0);
@@ -794,23 +762,6 @@ impl<'a, G: Game> Worker<'a, G> {
         best_score
     }
 
-    /// The history score of a quiet move: butterfly history plus the
-    /// continuation histories of the moves one and two plies before.
-    fn quiet_score(&self, pos: &G, ply: usize, mv: G::Move) -> i32 {
-        let index = pos.history_index(mv);
-        let color = pos.side_to_move().index();
-        let mut score = self.quiet_history[color * G::HISTORY_SIZE + index];
-        for (back, table) in self.cont_history.iter().enumerate() {
-            if ply > back {
-                let earlier = self.move_stack[ply - 1 - back];
-                if earlier != NO_MOVE {
-                    score += table[cont_slot(earlier, index)];
-                }
-            }
-        }
-        score
-    }
-
     /// A quiet move caused a cutoff: killer, history bonus, and a malus for
     /// the quiet moves tried before it.
     fn reward_quiet(&mut self, pos: &G, ply: usize, depth: i32, mv: G::Move, before: &[G::Move]) {
@@ -819,33 +770,17 @@ impl<'a, G: Game> Worker<'a, G> {
             k[1] = k[0];
             k[0] = Some(mv);
         }
-        let bonus = (self.params.history_bonus_mult * depth * depth)
-            .min(self.params.history_bonus_max)
-            .min(HISTORY_MAX);
-        self.update_quiet(pos, ply, mv, bonus);
+        let color = pos.side_to_move().index();
+        let bonus = (depth * depth).min(HISTORY_MAX / 4);
+        let mut update = |m: G::Move, delta: i32| {
+            let slot = &mut self.quiet_history[color * G::HISTORY_SIZE + pos.history_index(m)];
+            // Gravity keeps values bounded and lets old lessons fade.
+            *slot += delta - *slot * delta.abs() / HISTORY_MAX;
+        };
+        update(mv, bonus);
         for &m in before {
             if !pos.is_tactical(m) {
-                self.update_quiet(pos, ply, m, -bonus);
-            }
-        }
-    }
-
-    fn update_quiet(&mut self, pos: &G, ply: usize, mv: G::Move, delta: i32) {
-        let index = pos.history_index(mv);
-        let color = pos.side_to_move().index();
-        apply_gravity(
-            &mut self.quiet_history[color * G::HISTORY_SIZE + index],
-            delta,
-        );
-        for back in 0..CONT_PLIES {
-            if ply > back {
-                let earlier = self.move_stack[ply - 1 - back];
-                if earlier != NO_MOVE {
-                    apply_gravity(
-                        &mut self.cont_history[back][cont_slot(earlier, index)],
-                        delta,
-                    );
-                }
+                update(m, -bonus);
             }
         }
     }

@@ -26,11 +26,6 @@ pub struct SearchParams {
     pub lmr_min_depth: i32,
     /// Moves searched at full depth before reductions start.
     pub lmr_full_moves: i32,
-    /// One ply less reduction per this much quiet history score.
-    pub lmr_history_divisor: i32,
-    /// History bonus of a cutoff: mult * depth^2, at most max.
-    pub history_bonus_mult: i32,
-    pub history_bonus_max: i32,
     /// Late move pruning: quiet moves skipped after base + depth^2 tries.
     pub lmp_base: i32,
     pub lmp_max_depth: i32,
@@ -82,9 +77,6 @@ pub const DEFAULT_PARAMS: SearchParams = SearchParams {
     lmr_divisor_x100: 225,
     lmr_min_depth: 3,
     lmr_full_moves: 3,
-    lmr_history_divisor: 12_000,
-    history_bonus_mult: 16,
-    history_bonus_max: 1_600,
     lmp_base: 4,
     lmp_max_depth: 6,
     futility_base: 100,
@@ -144,9 +136,6 @@ specs! {
     lmr_divisor_x100: 50, 2000;
     lmr_min_depth: 1, 200;
     lmr_full_moves: 1, 200;
-    lmr_history_divisor: 100, 1_000_000;
-    history_bonus_mult: 0, 16_384;
-    history_bonus_max: 0, 16_384;
     lmp_base: 0, 1000;
     lmp_max_depth: 0, 200;
     futility_base: 0, 2000;
