@@ -10,7 +10,9 @@
 use super::params::SearchParams;
 use super::time::{self, Budget};
 use super::tt::Bound;
-use super::{Config, INFINITY, Info, Limits, MATE, MATE_BOUND, MAX_PLY, Outcome, Score, Shared};
+use super::{
+    Config, HistorySum, INFINITY, Info, Limits, MATE, MATE_BOUND, MAX_PLY, Outcome, Score, Shared,
+};
 use crate::game::{Game, GameState, History, MoveBuffer};
 use std::sync::atomic::Ordering;
 use std::time::Instant;
@@ -45,9 +47,9 @@ pub struct Worker<'a, G: Game> {
     budget: Option<Budget>,
     /// Game history plus the positions on the current search path.
     history: History,
-    /// Order-independent sum of the mixed keys in `history`; part of the
-    /// table key in games whose legality reads the history.
-    history_sum: u64,
+    /// The positions of `history`, summed for the table keys of games
+    /// whose legality reads the history.
+    history_sum: HistorySum,
     nodes: u64,
     unflushed_nodes: u64,
     seldepth: usize,
@@ -76,13 +78,6 @@ fn pick_best<M: Copy>(moves: &mut [M], scores: &mut [i32], i: usize) {
     }
     moves.swap(i, top);
     scores.swap(i, top);
-}
-
-/// Spreads a repetition key before it joins the history sum.
-fn mix_history_key(key: u64) -> u64 {
-    (key ^ (key >> 31))
-        .wrapping_mul(0x9e37_79b9_7f4a_7c15)
-        .rotate_left(23)
 }
 
 fn score_to_tt(score: i32, ply: usize) -> i32 {
@@ -141,12 +136,7 @@ impl<'a, G: Game> Worker<'a, G> {
             id,
             budget: time::budget(limits, root.position.side_to_move(), config.move_overhead),
             history: root.history.clone(),
-            history_sum: root
-                .history
-                .keys()
-                .iter()
-                .map(|&k| mix_history_key(k))
-                .fold(0, u64::wrapping_add),
+            history_sum: HistorySum::of(&root.history),
             nodes: 0,
             unflushed_nodes: 0,
             seldepth: 0,
@@ -170,7 +160,7 @@ impl<'a, G: Game> Worker<'a, G> {
     fn enter(&mut self, key: u64) {
         self.history.push(key);
         if G::LEGALITY_USES_HISTORY {
-            self.history_sum = self.history_sum.wrapping_add(mix_history_key(key));
+            self.history_sum.add(key);
         }
     }
 
@@ -179,22 +169,14 @@ impl<'a, G: Game> Worker<'a, G> {
         if let Some(key) = self.history.pop()
             && G::LEGALITY_USES_HISTORY
         {
-            self.history_sum = self.history_sum.wrapping_sub(mix_history_key(key));
+            self.history_sum.remove(key);
         }
     }
 
-    /// The table key of `pos` on the current path. Where legality reads
-    /// the history (Nemoroth: repeating a configuration is illegal), the
-    /// same position below different paths has different moves and values,
-    /// so the set of earlier positions is part of the key: a result is
-    /// shared only between paths through the same positions.
+    /// The table key of `pos` on the current path ([`HistorySum`]).
     #[inline]
     fn tt_key(&self, pos: &G) -> u64 {
-        if G::LEGALITY_USES_HISTORY {
-            pos.hash() ^ self.history_sum
-        } else {
-            pos.hash()
-        }
+        self.history_sum.key(pos)
     }
 
     pub fn completed_depth(&self) -> u32 {
