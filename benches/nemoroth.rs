@@ -30,7 +30,7 @@ fn benches(c: &mut Criterion) {
     });
     c.bench_function("nemoroth/perft3_start", |b| {
         let start = Nemoroth::startpos();
-        b.iter(|| black_box(perft(&start, &mut History::new(), 3)))
+        b.iter(|| black_box(perft(&start, &mut History::new(), 3).unwrap()))
     });
     c.bench_function("nemoroth/eval", |b| {
         b.iter(|| {

@@ -11,7 +11,7 @@ fn bench_perft<G: Game>(c: &mut Criterion, depth: u32) {
     let mut group = c.benchmark_group("perft");
     group.sample_size(10);
     group.bench_function(format!("{}/{depth}", G::VARIANT), |b| {
-        b.iter(|| black_box(perft(&start, &mut History::new(), depth)))
+        b.iter(|| black_box(perft(&start, &mut History::new(), depth).unwrap()))
     });
     group.finish();
 }

@@ -102,6 +102,26 @@ pub fn err<T>(msg: impl Into<String>) -> Result<T, GameError> {
     Err(GameError::new(msg))
 }
 
+/// The largest move counter (half-move clock, capture clock, fullmove
+/// number, ply count) a position string may give, in every variant. Far
+/// below `u32::MAX`, so counting on from it in any game or search can
+/// never overflow; far above any real game.
+pub const MAX_MOVE_COUNTER: u32 = 999_999_999;
+
+/// Parses the move counter `name` of a position string: decimal digits
+/// only, in `min..=MAX_MOVE_COUNTER`.
+pub fn parse_move_counter(name: &str, text: &str, min: u32) -> Result<u32, GameError> {
+    if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
+        return err(format!("{name} '{text}' is not a number"));
+    }
+    match text.parse::<u32>() {
+        Ok(n) if (min..=MAX_MOVE_COUNTER).contains(&n) => Ok(n),
+        _ => err(format!(
+            "{name} '{text}' is out of range ({min} to {MAX_MOVE_COUNTER})"
+        )),
+    }
+}
+
 /// A fixed-capacity list of moves that lives on the stack.
 pub struct MoveList<M: Copy, const N: usize> {
     len: usize,
@@ -303,6 +323,12 @@ pub trait Game: Clone + Send + Sync + Sized + 'static {
 
     /// A human-readable drawing of the position for the `d` command.
     fn display(&self) -> String;
+
+    /// The position described for drawing: cells, occupants, effects.
+    fn board_view(&self) -> crate::board_view::BoardView;
+
+    /// A legal move of this position described for a front end.
+    fn move_view(&self, mv: Self::Move) -> crate::board_view::MoveView;
 
     // ---- What the search needs to know about the game. ----
 

@@ -16,6 +16,7 @@
 //! - [`tune`]: self-play data generation and the Texel tuner.
 
 pub mod bitboard;
+pub mod board_view;
 pub mod game;
 pub mod params_file;
 pub mod perft;

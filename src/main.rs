@@ -778,7 +778,9 @@ fn perft(
         }
     };
     let start = Instant::now();
-    let lines = session.divide(depth, threads.max(1), &progress);
+    let lines = session
+        .divide(depth, threads.max(1), &progress)
+        .map_err(|e| e.to_string())?;
     let elapsed = start.elapsed();
     let total: u64 = if depth == 0 {
         1

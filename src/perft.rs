@@ -4,10 +4,33 @@
 //! without making them. Draw rules never end the tree; the history grows
 //! along each path only for games whose legality depends on it.
 
-use crate::game::{Game, History, MoveBuffer};
+use crate::game::{Game, GameError, History, MoveBuffer, err};
 
-/// perft(pos, depth) with `history` holding the positions before `pos`.
-pub fn perft<G: Game>(pos: &G, history: &mut History, depth: u32) -> u64 {
+/// The deepest perft the API accepts. Each level of the tree is a stack
+/// frame holding a move list (up to ~20 KB in Nemoroth), so this bounds the
+/// stack a perft needs to well under a thread's default 2 MiB; no perft
+/// this deep could finish anyway.
+pub const MAX_PERFT_DEPTH: u32 = 32;
+
+/// Refuses depths beyond [`MAX_PERFT_DEPTH`].
+fn check_depth(depth: u32) -> Result<(), GameError> {
+    if depth > MAX_PERFT_DEPTH {
+        return err(format!(
+            "perft depth {depth} is too deep (at most {MAX_PERFT_DEPTH})"
+        ));
+    }
+    Ok(())
+}
+
+/// perft(pos, depth) with `history` holding the positions before `pos`;
+/// an error for a depth over [`MAX_PERFT_DEPTH`].
+pub fn perft<G: Game>(pos: &G, history: &mut History, depth: u32) -> Result<u64, GameError> {
+    check_depth(depth)?;
+    Ok(count_leaves(pos, history, depth))
+}
+
+/// The perft recursion (depth already checked).
+fn count_leaves<G: Game>(pos: &G, history: &mut History, depth: u32) -> u64 {
     match depth {
         0 => 1,
         1 => pos.count_legal_moves(history),
@@ -19,10 +42,10 @@ pub fn perft<G: Game>(pos: &G, history: &mut History, depth: u32) -> u64 {
                 let child = pos.play(mv);
                 if G::LEGALITY_USES_HISTORY {
                     history.push(pos.repetition_key());
-                    total += perft(&child, history, depth - 1);
+                    total += count_leaves(&child, history, depth - 1);
                     history.pop();
                 } else {
-                    total += perft(&child, history, depth - 1);
+                    total += count_leaves(&child, history, depth - 1);
                 }
             }
             total
@@ -42,15 +65,17 @@ pub struct DivideLine {
 ///
 /// `threads > 1` spreads the root moves over a rayon pool. `progress` is
 /// called after each root move with (moves done, moves in all, nodes so far).
+/// An error for a depth over [`MAX_PERFT_DEPTH`].
 pub fn divide<G: Game>(
     pos: &G,
     history: &History,
     depth: u32,
     threads: usize,
     progress: &(dyn Fn(usize, usize, u64) + Sync),
-) -> Vec<DivideLine> {
+) -> Result<Vec<DivideLine>, GameError> {
+    check_depth(depth)?;
     if depth == 0 {
-        return Vec::new();
+        return Ok(Vec::new());
     }
     let mut moves = G::Moves::default();
     pos.legal_moves(history, &mut moves);
@@ -63,7 +88,7 @@ pub fn divide<G: Game>(
         } else {
             let mut h = history.clone();
             h.push(pos.repetition_key());
-            perft(&child, &mut h, depth - 1)
+            count_leaves(&child, &mut h, depth - 1)
         };
         DivideLine {
             mv: pos.move_to_string(mv),
@@ -103,5 +128,5 @@ pub fn divide<G: Game>(
             .collect()
     };
     lines.sort_by(|a, b| a.mv.cmp(&b.mv));
-    lines
+    Ok(lines)
 }

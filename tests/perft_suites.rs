@@ -78,6 +78,7 @@ fn check_suite(variant: &str) -> Option<usize> {
             } else {
                 session
                     .divide(depth, 1, &|_, _, _| {})
+                    .unwrap()
                     .iter()
                     .map(|l| l.nodes)
                     .sum()

@@ -410,7 +410,10 @@ impl<W: Write + Send + 'static> Uci<W> {
     }
 
     fn perft(&self, depth: u32) {
-        let lines = self.session.divide(depth, 1, &|_, _, _| {});
+        let lines = match self.session.divide(depth, 1, &|_, _, _| {}) {
+            Ok(lines) => lines,
+            Err(e) => return self.error(&format!("go perft: {e}")),
+        };
         let mut text = String::new();
         let mut total = 0;
         for line in &lines {

@@ -57,6 +57,10 @@ pub trait Session: Send + Sync {
     fn legal_moves(&self) -> Vec<String>;
     fn outcome(&self) -> Option<Outcome>;
     fn display(&self) -> String;
+    /// The current position described for drawing.
+    fn board_view(&self) -> crate::board_view::BoardView;
+    /// The legal moves of the current position, described for drawing.
+    fn move_views(&self) -> Vec<crate::board_view::MoveView>;
     /// Searches the current position (see [`search::search`]).
     fn search(
         &self,
@@ -68,13 +72,14 @@ pub trait Session: Send + Sync {
     /// Parses a params file for this variant's evaluator (the `EvalFile`
     /// option), ready for [`Config::eval`]; errors name the line.
     fn parse_eval_params(&self, text: &str) -> Result<search::EvalSet, String>;
-    /// Perft divide of the current position.
+    /// Perft divide of the current position; an error for a depth over
+    /// [`perft::MAX_PERFT_DEPTH`].
     fn divide(
         &self,
         depth: u32,
         threads: usize,
         progress: &(dyn Fn(usize, usize, u64) + Sync),
-    ) -> Vec<DivideLine>;
+    ) -> Result<Vec<DivideLine>, GameError>;
 }
 
 impl<G: Game> Session for GameState<G> {
@@ -144,6 +149,17 @@ impl<G: Game> Session for GameState<G> {
     fn display(&self) -> String {
         self.position.display()
     }
+    fn board_view(&self) -> crate::board_view::BoardView {
+        self.position.board_view()
+    }
+    fn move_views(&self) -> Vec<crate::board_view::MoveView> {
+        let moves = GameState::legal_moves(self);
+        moves
+            .as_slice()
+            .iter()
+            .map(|&m| self.position.move_view(m))
+            .collect()
+    }
     fn parse_eval_params(&self, text: &str) -> Result<search::EvalSet, String> {
         Ok(std::sync::Arc::new(G::parse_eval_params(text)?))
     }
@@ -152,7 +168,7 @@ impl<G: Game> Session for GameState<G> {
         depth: u32,
         threads: usize,
         progress: &(dyn Fn(usize, usize, u64) + Sync),
-    ) -> Vec<DivideLine> {
+    ) -> Result<Vec<DivideLine>, GameError> {
         perft::divide(&self.position, &self.history, depth, threads, progress)
     }
 }

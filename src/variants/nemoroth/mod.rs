@@ -34,6 +34,7 @@ pub mod compulsion;
 pub mod eval;
 pub mod movegen;
 pub mod notation;
+mod view;
 
 pub use board::Nemoroth;
 pub use movegen::{MAX_MOVES, NMove};
@@ -122,6 +123,14 @@ impl Game for Nemoroth {
 
     fn parse_move(&self, history: &History, text: &str) -> Result<NMove, GameError> {
         self.parse_nmn(history, text)
+    }
+
+    fn board_view(&self) -> crate::board_view::BoardView {
+        self.view()
+    }
+
+    fn move_view(&self, mv: NMove) -> crate::board_view::MoveView {
+        self.describe(mv, self.move_text(mv))
     }
 
     fn display(&self) -> String {

@@ -4,7 +4,7 @@
 use super::apply::Tracker;
 use super::board::*;
 use super::movegen::NMove;
-use crate::game::{Color, GameError, History, err};
+use crate::game::{Color, GameError, History, err, parse_move_counter};
 
 pub const START_NFEN: &str = "walgblaw/hhhhhhhh/8/8/8/8/HHHHHHHH/WALGBLAW a - 0";
 
@@ -221,9 +221,7 @@ impl Nemoroth {
             }
         }
         if let Some(p) = fields.get(3) {
-            pos.ply = p
-                .parse()
-                .map_err(|_| GameError::new(format!("plies must be a number, found '{p}'")))?;
+            pos.ply = parse_move_counter("plies", p, 0)?;
         }
         // Positions that cannot arise.
         for sq in 0..64 {
@@ -521,10 +519,11 @@ fn parse_token(b: &[u8], rank_no: usize) -> Result<(u8, usize), GameError> {
     }
     let upper = l.to_ascii_uppercase();
     let Some(k) = KIND_LETTERS.iter().position(|&x| x == upper) else {
-        return err(format!(
-            "rank {rank_no}: unknown piece letter '{}'",
-            l as char
-        ));
+        // `b` starts at a character and its bytes before `l` are ASCII, so
+        // `l` starts a character too.
+        let text = String::from_utf8_lossy(&b[i - 1..]);
+        let ch = text.chars().next().unwrap_or('?');
+        return err(format!("rank {rank_no}: unknown piece letter '{ch}'"));
     };
     let own = if l.is_ascii_uppercase() { 0 } else { 1 };
     if digest && k as u8 != K_L {

@@ -12,6 +12,7 @@ pub mod movegen;
 pub mod pieces;
 pub mod position;
 mod tactics;
+mod view;
 
 use crate::bitboard::{parse_square, square_name, squares};
 use crate::game::{
@@ -272,6 +273,14 @@ impl<F: Flavor> Game for Position<F> {
     #[inline(always)]
     fn history_index(&self, mv: Move) -> usize {
         (mv.0 & 0x0fff) as usize
+    }
+
+    fn board_view(&self) -> crate::board_view::BoardView {
+        self.view()
+    }
+
+    fn move_view(&self, mv: Move) -> crate::board_view::MoveView {
+        self.describe(mv, self.move_to_string(mv))
     }
 
     fn display(&self) -> String {

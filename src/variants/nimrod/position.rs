@@ -14,7 +14,7 @@ use crate::bitboard::{
     Bitboard, RANK_1, RANK_8, Square, bit, file_of, parse_square, rank_of, square, square_name,
     squares,
 };
-use crate::game::{Color, GameError, err, hash_words};
+use crate::game::{Color, GameError, err, hash_words, parse_move_counter};
 use std::marker::PhantomData;
 
 pub const NO_SQUARE: Square = 64;
@@ -201,8 +201,8 @@ pub struct Position<F: Flavor> {
     pub side: Color,
     pub castling: u8,
     pub ep: Square,
-    pub halfmove: u16,
-    pub fullmove: u16,
+    pub halfmove: u32,
+    pub fullmove: u32,
     _flavor: PhantomData<F>,
 }
 
@@ -368,10 +368,10 @@ impl<F: Flavor> Position<F> {
         if kind == PAWN || captured != EMPTY || flag == FLAG_EP {
             p.halfmove = 0;
         } else {
-            p.halfmove = self.halfmove.saturating_add(1);
+            p.halfmove = self.halfmove + 1;
         }
         if us == 1 {
-            p.fullmove = self.fullmove.saturating_add(1);
+            p.fullmove = self.fullmove + 1;
         }
         p.side = self.side.flip();
         p
@@ -415,15 +415,10 @@ impl<F: Flavor> Position<F> {
         p.parse_castling(fields.get(2).copied().unwrap_or("-"))?;
         p.parse_ep(fields.get(3).copied().unwrap_or("-"))?;
         if let Some(h) = fields.get(4) {
-            p.halfmove = h
-                .parse()
-                .map_err(|_| GameError(format!("halfmove clock '{h}' is not a number")))?;
+            p.halfmove = parse_move_counter("halfmove clock", h, 0)?;
         }
         if let Some(f) = fields.get(5) {
-            let n: u16 = f
-                .parse()
-                .map_err(|_| GameError(format!("fullmove number '{f}' is not a number")))?;
-            p.fullmove = n.max(1);
+            p.fullmove = parse_move_counter("fullmove number", f, 1)?;
         }
         p.validate()?;
         Ok(p)

@@ -118,7 +118,7 @@ impl<F: Flavor> Position<F> {
         let mut p = *self;
         p.side = self.side.flip();
         p.ep = NO_SQUARE;
-        p.halfmove = self.halfmove.saturating_add(1);
+        p.halfmove = self.halfmove + 1;
         p
     }
 

@@ -396,7 +396,7 @@ fn e16_corner_dragon_promotions() {
 fn start_position_perft_small_depths() {
     // Rulebook 5.3, depths 1-3 (the deeper counts live in the perft suite).
     fn perft<G: Game>(pos: &G, depth: u32) -> u64 {
-        crate::perft::perft(pos, &mut History::new(), depth)
+        crate::perft::perft(pos, &mut History::new(), depth).unwrap()
     }
     for (d, n) in [(1, 20), (2, 400), (3, 8920)] {
         assert_eq!(perft(&Nimrod::startpos(), d), n);

@@ -47,6 +47,7 @@ pub mod eval;
 pub mod geometry;
 pub mod movegen;
 pub mod position;
+mod view;
 
 use crate::game::{Color, Game, GameError, History, MoveBuffer, Outcome, Termination, err};
 use geometry::*;
@@ -326,6 +327,14 @@ impl Game for Position {
     #[inline(always)]
     fn history_index(&self, mv: Move) -> usize {
         mv.from() as usize * NSQ + mv.to() as usize
+    }
+
+    fn board_view(&self) -> crate::board_view::BoardView {
+        self.view()
+    }
+
+    fn move_view(&self, mv: Move) -> crate::board_view::MoveView {
+        self.describe(mv, self.move_to_string(mv))
     }
 
     fn display(&self) -> String {

@@ -2,7 +2,7 @@
 //! string (rulebook 5.3), making moves and the attack test.
 
 use super::geometry::*;
-use crate::game::{Color, GameError, err, hash_words};
+use crate::game::{Color, GameError, err, hash_words, parse_move_counter};
 
 // ---- Pieces and cells ----
 
@@ -227,6 +227,11 @@ impl Position {
                     }
                     continue;
                 }
+                if !c.is_ascii() {
+                    // Every byte before j was ASCII, so j starts a character.
+                    let ch = text[j..].chars().next().unwrap_or('?');
+                    return err(format!("rank {rank_name}: unknown piece letter '{ch}'"));
+                }
                 let rider = bytes.get(j + 1) == Some(&b'^');
                 if x >= files.end {
                     return err(format!(
@@ -305,47 +310,45 @@ impl Position {
             other => return err(format!("side to move must be 'w' or 'b', found '{other}'")),
         };
         if fields[2] != "-" {
-            let mut rest = fields[2];
-            while !rest.is_empty() {
-                // A square is a letter and one or two digits.
-                let b = rest.as_bytes();
-                let mut len = 2;
-                if b.len() >= 3 && b[2].is_ascii_digit() && b[1] != b'0' {
-                    len = 3;
-                }
-                let len = len.min(rest.len());
-                let name = &rest[..len];
-                let Some(s) = parse_square(name) else {
-                    return err(format!("opening rights: '{name}' is not a square"));
-                };
-                let c = p.board[s as usize];
-                if kind_of(c) != PAWN && disk_of(c) == 0 {
-                    return err(format!(
-                        "opening right on {name}, which holds no Pawn or Disk"
-                    ));
-                }
-                if p.has_right(s) {
-                    return err(format!("opening right on {name} listed twice"));
-                }
-                p.set_right(s);
-                rest = &rest[len..];
-            }
+            p.parse_rights(fields[2])?;
         }
-        p.clock = fields[3].parse().map_err(|_| {
-            GameError::new(format!("capture clock '{}' is not a number", fields[3]))
-        })?;
-        p.fullmove = fields[4]
-            .parse()
-            .ok()
-            .filter(|&n: &u32| n >= 1)
-            .ok_or_else(|| {
-                GameError::new(format!("fullmove '{}' is not a number >= 1", fields[4]))
-            })?;
+        p.clock = parse_move_counter("capture clock", fields[3], 0)?;
+        p.fullmove = parse_move_counter("fullmove number", fields[4], 1)?;
         let them = p.side.flip().index();
         if p.attacked(p.king[them], p.side.index()) {
             return err("the side not to move is in check");
         }
         Ok(p)
+    }
+
+    /// Parses the opening-rights field (not `-`): square names written
+    /// together, each a file letter and its rank's digits.
+    fn parse_rights(&mut self, text: &str) -> Result<(), GameError> {
+        let mut rest = text;
+        while let Some(first) = rest.chars().next() {
+            // A square ends where the next one's file letter begins.
+            let len = first.len_utf8()
+                + rest[first.len_utf8()..]
+                    .bytes()
+                    .take_while(u8::is_ascii_digit)
+                    .count();
+            let (name, tail) = rest.split_at(len);
+            let Some(s) = parse_square(name) else {
+                return err(format!("opening rights: '{name}' is not a square"));
+            };
+            let c = self.board[s as usize];
+            if kind_of(c) != PAWN && disk_of(c) == 0 {
+                return err(format!(
+                    "opening right on {name}, which holds no Pawn or Disk"
+                ));
+            }
+            if self.has_right(s) {
+                return err(format!("opening right on {name} listed twice"));
+            }
+            self.set_right(s);
+            rest = tail;
+        }
+        Ok(())
     }
 
     /// The letters of one square (`.`-free): "", "N", "N^", "d", ...

@@ -40,9 +40,9 @@ fn start_perft() {
     let p = Position::startpos();
     assert_eq!(p.to_fen(), START_FEN);
     let mut h = History::new();
-    assert_eq!(perft(&p, &mut h, 1), 50);
-    assert_eq!(perft(&p, &mut h, 2), 2502);
-    assert_eq!(perft(&p, &mut h, 3), 132_839);
+    assert_eq!(perft(&p, &mut h, 1).unwrap(), 50);
+    assert_eq!(perft(&p, &mut h, 2).unwrap(), 2502);
+    assert_eq!(perft(&p, &mut h, 3).unwrap(), 132_839);
 }
 
 #[test]
