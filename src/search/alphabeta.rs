@@ -782,24 +782,6 @@ impl<'a, G: Game> Worker<'a, G> {
         if ply >= MAX_PLY - 1 || qs_depth >= self.params.qsearch_max_depth {
             return pos.evaluate_with(self.eval);
         }
-        // The table: cutoffs outside PV lines, its move first, and its
-        // bound as a better stand-pat estimate.
-        let pv_node = beta - alpha > 1;
-        let key = self.tt_key(pos);
-        let entry = self.shared.tt.probe(key);
-        let tt_move = entry.map(|e| e.mv).unwrap_or(0);
-        let tt_score = entry.map(|e| (score_from_tt(e.score, ply), e.bound));
-        if !pv_node
-            && let Some((s, bound)) = tt_score
-            && match bound {
-                Bound::Exact => true,
-                Bound::Lower => s >= beta,
-                Bound::Upper => s <= alpha,
-                Bound::None => false,
-            }
-        {
-            return s;
-        }
         // In check every evasion is tried (and mate is seen); otherwise only
         // tactical moves, and stalemates are left to the main search.
         let in_check = pos.in_check();
@@ -819,40 +801,19 @@ impl<'a, G: Game> Worker<'a, G> {
         let mut best = if in_check {
             -INFINITY
         } else {
-            let eval = pos.evaluate_with(self.eval);
-            match tt_score {
-                Some((s, bound))
-                    if s.abs() < MATE_BOUND
-                        && match bound {
-                            Bound::Exact => true,
-                            Bound::Lower => s > eval,
-                            Bound::Upper => s < eval,
-                            Bound::None => false,
-                        } =>
-                {
-                    s
-                }
-                _ => eval,
-            }
+            pos.evaluate_with(self.eval)
         };
         if best >= beta {
             return best;
         }
-        let original_alpha = alpha;
         alpha = alpha.max(best);
-        let mut best_move = None;
 
         let mut scores = std::mem::take(&mut self.scores[ply]);
         scores.clear();
         for &mv in moves.as_slice() {
             // Out of check every move is tried; otherwise the game's
             // tactical moves that do not lose material.
-            let s = if tt_move != 0
-                && G::encode_move(mv) == tt_move
-                && (in_check || pos.is_tactical(mv))
-            {
-                TT_MOVE_SCORE
-            } else if pos.is_tactical(mv) {
+            let s = if pos.is_tactical(mv) {
                 if in_check
                     || pos.see_at_least_with(self.eval, mv, self.params.qsearch_see_threshold)
                 {
@@ -891,7 +852,6 @@ impl<'a, G: Game> Worker<'a, G> {
             }
             if score > best {
                 best = score;
-                best_move = Some(mv);
                 if score > alpha {
                     alpha = score;
                     let (head, tail) = self.pv.split_at_mut(ply + 1);
@@ -906,17 +866,6 @@ impl<'a, G: Game> Worker<'a, G> {
             }
         }
         self.scores[ply] = scores;
-        let bound = if best >= beta {
-            Bound::Lower
-        } else if alpha > original_alpha {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
-        let mv_bits = best_move.map(G::encode_move).unwrap_or(0);
-        self.shared
-            .tt
-            .store(key, mv_bits, score_to_tt(best, ply), 0, bound);
         best
     }
 }
