@@ -370,10 +370,9 @@ fn accepted_positions_round_trip_and_search_to_depth_one() {
 }
 
 /// Issue 14, F6 (search, H2): legal but crowded positions whose depth-1
-/// search explodes in quiescence. Run with `--ignored`; drop the `ignore`
-/// once the fix is on main.
+/// search exploded in quiescence (now bounded, `qsearch_max_depth` and
+/// `qsearch_max_moves`).
 #[test]
-#[ignore = "F6 open: quiescence explodes on crowded positions (search fix pending)"]
 fn crowded_positions_search_to_depth_one() {
     on_search_stack(|| {
         let nimrod = "qqqqkqqq/qqqqqqqq/8/8/8/8/QQQQQQQQ/QQQQKQQQ w - - 0 1";

@@ -12,7 +12,8 @@ use super::time::{self, Budget};
 use super::tt::Bound;
 use super::tt::TranspositionTable;
 use super::{
-    Config, INFINITY, Info, Limits, MATE, MATE_BOUND, MAX_PLY, Outcome, Resources, Score, Shared,
+    Config, HistorySum, INFINITY, Info, Limits, MATE, MATE_BOUND, MAX_PLY, Outcome, Resources,
+    Score, Shared,
 };
 use crate::game::{Game, GameState, History, MoveBuffer};
 use std::sync::atomic::Ordering;
@@ -48,6 +49,9 @@ pub struct Worker<'a, G: Game> {
     budget: Option<Budget>,
     /// Game history plus the positions on the current search path.
     history: History,
+    /// The positions of `history`, summed for the table keys of games
+    /// whose legality reads the history.
+    history_sum: HistorySum,
     nodes: u64,
     unflushed_nodes: u64,
     seldepth: usize,
@@ -60,6 +64,8 @@ pub struct Worker<'a, G: Game> {
     lmr: Vec<[i32; 64]>,
     root_moves: Vec<RootMove<G::Move>>,
     completed_depth: u32,
+    /// Depth of the iteration in progress (bounds the check extensions).
+    root_depth: i32,
 }
 
 /// Selection sort, one step: brings the best-scored remaining move to `i`.
@@ -137,6 +143,7 @@ impl<'a, G: Game> Worker<'a, G> {
             id,
             budget: time::budget(limits, root.position.side_to_move(), config.move_overhead),
             history: root.history.clone(),
+            history_sum: HistorySum::of(&root.history),
             nodes: 0,
             unflushed_nodes: 0,
             seldepth: 0,
@@ -151,7 +158,32 @@ impl<'a, G: Game> Worker<'a, G> {
             lmr,
             root_moves: Vec::new(),
             completed_depth: 0,
+            root_depth: 0,
         }
+    }
+
+    /// A position joins the path (its repetition key).
+    #[inline]
+    fn enter(&mut self, key: u64) {
+        self.history.push(key);
+        if G::LEGALITY_USES_HISTORY {
+            self.history_sum.add(key);
+        }
+    }
+
+    #[inline]
+    fn leave(&mut self) {
+        if let Some(key) = self.history.pop()
+            && G::LEGALITY_USES_HISTORY
+        {
+            self.history_sum.remove(key);
+        }
+    }
+
+    /// The table key of `pos` on the current path ([`HistorySum`]).
+    #[inline]
+    fn tt_key(&self, pos: &G) -> u64 {
+        self.history_sum.key(pos)
     }
 
     pub fn completed_depth(&self) -> u32 {
@@ -227,7 +259,7 @@ impl<'a, G: Game> Worker<'a, G> {
             };
         }
         // Table move first, then tactical moves, for the first iteration.
-        let tt_move = self.tt.probe(root.hash()).map(|e| e.mv).unwrap_or(0);
+        let tt_move = self.tt.probe(self.tt_key(&root)).map(|e| e.mv).unwrap_or(0);
         let mut ordered: Vec<(i32, G::Move)> = moves
             .as_slice()
             .iter()
@@ -269,6 +301,7 @@ impl<'a, G: Game> Worker<'a, G> {
         let mut depth = 1 + (self.id % 2) as u32;
         while depth <= max_depth {
             self.seldepth = 0;
+            self.root_depth = depth as i32;
             for (pv_index, previous) in previous_scores.iter_mut().enumerate() {
                 let score = self.aspiration(&root, depth as i32, *previous, pv_index);
                 if self.stopped {
@@ -348,11 +381,13 @@ impl<'a, G: Game> Worker<'a, G> {
         false
     }
 
-    fn ponder_from_tt(&self, root: &G, mv: G::Move) -> Option<G::Move> {
+    fn ponder_from_tt(&mut self, root: &G, mv: G::Move) -> Option<G::Move> {
         let child = root.play(mv);
-        let entry = self.tt.probe(child.hash())?;
-        let mut history = self.history.clone();
-        history.push(root.repetition_key());
+        self.enter(root.repetition_key());
+        let entry = self.tt.probe(self.tt_key(&child));
+        let history = self.history.clone();
+        self.leave();
+        let entry = entry?;
         let mut moves = G::Moves::default();
         child.legal_moves(&history, &mut moves);
         moves
@@ -441,7 +476,7 @@ impl<'a, G: Game> Worker<'a, G> {
         for i in pv_index..self.root_moves.len() {
             let mv = self.root_moves[i].mv;
             let child = root.play(mv);
-            self.history.push(key);
+            self.enter(key);
             let score = if i == pv_index {
                 -self.negamax(&child, depth - 1, -beta, -alpha, 1, true)
             } else {
@@ -451,7 +486,7 @@ impl<'a, G: Game> Worker<'a, G> {
                 }
                 s
             };
-            self.history.pop();
+            self.leave();
             if self.stopped {
                 break;
             }
@@ -492,11 +527,14 @@ impl<'a, G: Game> Worker<'a, G> {
             return 0;
         }
         let in_check = pos.in_check();
-        if in_check {
+        // Check extensions stop at twice the iteration's depth: where
+        // nearly every move checks (crowded boards) they would otherwise
+        // keep the whole tree at full width.
+        if in_check && (ply as i32) < 2 * self.root_depth {
             depth += 1;
         }
         if depth <= 0 {
-            return self.qsearch(pos, alpha, beta, ply);
+            return self.qsearch(pos, alpha, beta, ply, 0);
         }
         self.nodes += 1;
         self.unflushed_nodes += 1;
@@ -515,7 +553,7 @@ impl<'a, G: Game> Worker<'a, G> {
             return pos.evaluate_with(self.eval);
         }
 
-        let key = pos.hash();
+        let key = self.tt_key(pos);
         let entry = self.tt.probe(key);
         let tt_move = entry.map(|e| e.mv).unwrap_or(0);
         if let Some(e) = entry {
@@ -553,10 +591,14 @@ impl<'a, G: Game> Worker<'a, G> {
         let p = self.params;
 
         if !pv_node && !in_check {
-            // Reverse futility: far above beta, a quiet position stays there.
+            // Reverse futility: far above beta, a quiet position stays there
+            // (the null-move observation, so not where the game refuses
+            // null moves for zugzwang: Nemoroth, where having to move can
+            // be the loss).
             if depth <= p.rfp_max_depth
                 && beta.abs() < MATE_BOUND
                 && eval - p.rfp_margin * (depth - improving as i32) >= beta
+                && pos.null_move().is_some()
             {
                 return eval;
             }
@@ -567,9 +609,9 @@ impl<'a, G: Game> Worker<'a, G> {
                 && let Some(null) = pos.null_move()
             {
                 let r = p.nmp_base + depth / p.nmp_divisor;
-                self.history.push(pos.repetition_key());
+                self.enter(pos.repetition_key());
                 let score = -self.negamax(&null, depth - 1 - r, -beta, -beta + 1, ply + 1, false);
-                self.history.pop();
+                self.leave();
                 if self.stopped {
                     return 0;
                 }
@@ -631,7 +673,7 @@ impl<'a, G: Game> Worker<'a, G> {
                 }
             }
 
-            self.history.push(rep_key);
+            self.enter(rep_key);
             let new_depth = depth - 1;
             let score = if searched == 0 {
                 -self.negamax(&child, new_depth, -beta, -alpha, ply + 1, true)
@@ -659,7 +701,7 @@ impl<'a, G: Game> Worker<'a, G> {
                 }
                 s
             };
-            self.history.pop();
+            self.leave();
             if self.stopped {
                 self.scores[ply] = scores;
                 return 0;
@@ -726,7 +768,10 @@ impl<'a, G: Game> Worker<'a, G> {
         }
     }
 
-    fn qsearch(&mut self, pos: &G, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+    /// Quiescence search; `qs_depth` counts its plies, so that it ends
+    /// within `qsearch_max_depth` plies and `qsearch_max_moves` moves per
+    /// node even where captures never run out (crowded boards).
+    fn qsearch(&mut self, pos: &G, mut alpha: i32, beta: i32, ply: usize, qs_depth: i32) -> i32 {
         self.pv[ply].clear();
         if self.should_stop() {
             return 0;
@@ -735,7 +780,7 @@ impl<'a, G: Game> Worker<'a, G> {
         self.unflushed_nodes += 1;
         self.seldepth = self.seldepth.max(ply);
 
-        if ply >= MAX_PLY - 1 {
+        if ply >= MAX_PLY - 1 || qs_depth >= self.params.qsearch_max_depth {
             return pos.evaluate_with(self.eval);
         }
         // In check every evasion is tried (and mate is seen); otherwise only
@@ -792,11 +837,16 @@ impl<'a, G: Game> Worker<'a, G> {
             if scores[i] == i32::MIN {
                 break;
             }
+            // The best few moves by ordering; one reply at least, so that
+            // a mate is still seen.
+            if i as i32 >= self.params.qsearch_max_moves && best > -MATE_BOUND {
+                break;
+            }
             let mv = list[i];
             let child = pos.play(mv);
-            self.history.push(rep_key);
-            let score = -self.qsearch(&child, -beta, -alpha, ply + 1);
-            self.history.pop();
+            self.enter(rep_key);
+            let score = -self.qsearch(&child, -beta, -alpha, ply + 1, qs_depth + 1);
+            self.leave();
             if self.stopped {
                 self.scores[ply] = scores;
                 return 0;
@@ -824,8 +874,9 @@ impl<'a, G: Game> Worker<'a, G> {
 #[cfg(test)]
 mod tests {
     use super::super::params::PARAM_SPECS;
-    use super::super::{Config, Limits, Memory, Resources, SearchKind, Shared, search};
-    use crate::game::{GameState, MoveBuffer};
+    use super::super::{Config, Limits, Memory, Resources, Score, SearchKind, Shared, search};
+    use crate::game::{Game, GameState, MoveBuffer};
+    use crate::variants::nemoroth::Nemoroth;
     use crate::variants::nimrod::Nimrod;
 
     /// A middle-game position with captures, checks and quiet moves, so
@@ -852,6 +903,61 @@ mod tests {
             state.legal_moves().as_slice().contains(&best),
             "{what}: illegal best move"
         );
+    }
+
+    /// An alpha-beta search with the default options and weights.
+    fn search_default<G: Game>(state: &GameState<G>, limits: &Limits) -> super::Outcome<G::Move> {
+        let config = Config::default();
+        let shared = Shared::new();
+        shared.prepare(limits);
+        let mut memory = Memory::new(SearchKind::AlphaBeta, 1).unwrap();
+        let resources = Resources {
+            config: &config,
+            eval: G::default_eval_params(),
+            shared: &shared,
+        };
+        search(state, limits, resources, &mut memory, &|_| {})
+    }
+
+    /// Issue 14, F6: depth 1 completes within a modest node budget on
+    /// crowded positions where every move captures or checks.
+    #[test]
+    fn depth_one_completes_on_crowded_boards() {
+        fn completes<G: crate::game::Game>(fen: &str) {
+            let state = GameState::new(G::from_fen(fen).unwrap());
+            let limits = Limits {
+                depth: Some(1),
+                nodes: Some(CROWDED_NODE_BUDGET),
+                ..Limits::default()
+            };
+            let outcome = search_default(&state, &limits);
+            assert_eq!(outcome.depth, 1, "{fen}: {} nodes", outcome.nodes);
+        }
+        const CROWDED_NODE_BUDGET: u64 = 1_000_000;
+        completes::<Nimrod>("qqqqkqqq/qqqqqqqq/8/8/8/8/QQQQQQQQ/QQQQKQQQ w - - 0 1");
+        completes::<Nemoroth>(
+            "zzzzzzzz/zzzzzzzz/zzzzzzzz/zzzzzzzz/ZZZZZZZZ/ZZZZZZZZ/ZZZZZZZZ/ZZZZZZZZ a - 0",
+        );
+        completes::<Nemoroth>(
+            "llllllll/zzzzzzzz/zzzzzzzz/zzzzzzzz/ZZZZZZZZ/ZZZZZZZZ/ZZZZZZZZ/LLLLLLLL a - 0",
+        );
+    }
+
+    /// Issue 15: in Nemoroth a repeated configuration is illegal, so a
+    /// position's value depends on the path to it. Alabaster mates in 3
+    /// with e3f2 because Obsidian's Go Away may not return to h2.
+    #[test]
+    fn path_dependent_mate_in_three_is_found() {
+        let state =
+            GameState::new(Nemoroth::from_fen("w1M5/h7/1gphpH1G2/8/8/4A3/7a/4A3 a - 350").unwrap());
+        let limits = Limits {
+            depth: Some(8),
+            ..Limits::default()
+        };
+        let outcome = search_default(&state, &limits);
+        let best = outcome.best.map(|m| state.position.move_to_string(m));
+        assert_eq!(best.as_deref(), Some("e3f2"));
+        assert_eq!(Score::from_internal(outcome.score), Score::Mate(3));
     }
 
     /// Issue 14, F2: every parameter at either end of its advertised range

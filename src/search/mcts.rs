@@ -24,10 +24,13 @@
 //!   playout as a draw but are never stored, since they depend on the path.
 //! - **History.** Each playout keeps a [`History`] of its path. In games
 //!   whose legality reads the history (Nemoroth: no configuration may
-//!   repeat), a node's moves are generated without the history, each edge
-//!   remembers the repetition key of its child, and selection skips edges
-//!   whose key already occurred on the current path. So one shared node
-//!   serves every path, and the moves played are always legal.
+//!   repeat), the value and the proof of a position depend on the path to
+//!   it, so a node is keyed by the position's hash plus the set of earlier
+//!   positions ([`HistorySum`]) and its moves are the legal ones on that
+//!   path; every child is tested for having no legal reply when it is
+//!   expanded, so that mates that rest on the repetition rule are proven.
+//!   Edges still remember their child's repetition key, and selection
+//!   skips edges whose key already occurred on the path.
 //! - **Reuse.** The tree is kept (in the engine's [`super::Memory`]) between the searches of a
 //!   game. A new search whose root is the old root or a node one or two
 //!   plies below it keeps that node's subtree (everything reachable from
@@ -40,8 +43,8 @@
 
 use super::time::{self, Budget};
 use super::{
-    Config, Info, Limits, MATE, MATE_BOUND, MAX_PLY, Outcome, Resources, SEARCH_STACK_BYTES, Score,
-    Shared,
+    Config, HistorySum, Info, Limits, MATE, MATE_BOUND, MAX_PLY, Outcome, Resources,
+    SEARCH_STACK_BYTES, Score, Shared,
 };
 use crate::game::{Game, GameState, History, MoveBuffer};
 use dashmap::DashMap;
@@ -326,7 +329,8 @@ struct Context<'a, G: Game> {
 /// One thread's scratch space.
 struct Worker<G: Game> {
     history: History,
-    empty: History,
+    /// `history` summed, for the node keys ([`HistorySum`]).
+    history_sum: HistorySum,
     path: Vec<(*const Node<G::Move>, usize)>,
 }
 
@@ -364,22 +368,18 @@ impl<'a, G: Game> Context<'a, G> {
         self.config.params.mcts_value_scale as f64
     }
 
-    /// The move list a node is built from (see "History" above).
+    /// The move list a node is built from: the legal moves on the path
+    /// (nodes of history-dependent games are keyed by path, see "History").
     fn moves(&self, pos: &G, worker: &Worker<G>) -> G::Moves {
         let mut moves = G::Moves::default();
-        let history = if G::LEGALITY_USES_HISTORY {
-            &worker.empty
-        } else {
-            &worker.history
-        };
-        pos.legal_moves(history, &mut moves);
+        pos.legal_moves(&worker.history, &mut moves);
         moves
     }
 
     /// Builds the node of `pos` and values it; `history` is the path.
     fn expand(&self, pos: &G, worker: &mut Worker<G>) -> (Box<Node<G::Move>>, f64) {
         let moves = self.moves(pos, worker);
-        let key = pos.hash();
+        let key = worker.history_sum.key(pos);
         if moves.is_empty() {
             let proof = if pos.no_moves_loses() { -MATE } else { 0 };
             let node = Node {
@@ -425,16 +425,28 @@ impl<'a, G: Game> Context<'a, G> {
                 let gain = (-child.evaluate_with(self.eval) - parent_eval).clamp(-300, 300);
                 logit += gain as f64 * eval_weight;
             }
-            if child.in_check() {
+            let gives_check = child.in_check();
+            if gives_check {
                 logit += check_bonus;
-                // A check may mate: look now (checks are few), so that
-                // mates in one are never hidden behind a low prior.
-                if !G::LEGALITY_USES_HISTORY && child.count_legal_moves(&worker.empty) == 0 {
+            }
+            // A check may mate, and where legality reads the history any
+            // move may leave no legal reply: look now (checks are few), so
+            // that mates in one are never hidden behind a low prior.
+            if gives_check || G::LEGALITY_USES_HISTORY {
+                let here = pos.repetition_key();
+                worker.history.push(here);
+                let replies = child.count_legal_moves(&worker.history);
+                worker.history.pop();
+                if replies == 0 {
+                    let mut path = worker.history_sum;
+                    if G::LEGALITY_USES_HISTORY {
+                        path.add(here);
+                    }
                     let proof = if child.no_moves_loses() { -MATE } else { 0 };
                     finished.push((
                         i,
                         Box::new(Node {
-                            key: child.hash(),
+                            key: path.key(&child),
                             visits: AtomicU32::new(0),
                             value: AtomicI64::new(0),
                             proof: AtomicI32::new(proof),
@@ -618,6 +630,9 @@ impl<'a, G: Game> Context<'a, G> {
             }
             worker.path.push((node as *const _, i));
             worker.history.push(pos.repetition_key());
+            if G::LEGALITY_USES_HISTORY {
+                worker.history_sum.add(pos.repetition_key());
+            }
             pos = pos.play(edge.mv);
             if pos.is_rule_draw(&worker.history) {
                 break (0.0, None);
@@ -627,7 +642,7 @@ impl<'a, G: Game> Context<'a, G> {
             }
             let mut child = edge.child.load(Relaxed);
             if child.is_null() {
-                if let Some(c) = self.tree.get(pos.hash()) {
+                if let Some(c) = self.tree.get(worker.history_sum.key(&pos)) {
                     // A transposition: continue through the shared node.
                     edge.child.store(c, Relaxed);
                     child = c;
@@ -672,7 +687,11 @@ impl<'a, G: Game> Context<'a, G> {
             parent.value.fetch_add((v * VALUE_ONE) as i64, Relaxed);
         }
         while worker.history.len() > base {
-            worker.history.pop();
+            if let Some(key) = worker.history.pop()
+                && G::LEGALITY_USES_HISTORY
+            {
+                worker.history_sum.remove(key);
+            }
         }
         depth
     }
@@ -689,7 +708,7 @@ impl<'a, G: Game> Context<'a, G> {
     fn worker(&self) -> Worker<G> {
         Worker {
             history: self.root.history.clone(),
-            empty: History::new(),
+            history_sum: HistorySum::of(&self.root.history),
             path: Vec::with_capacity(MAX_PLY),
         }
     }
@@ -933,7 +952,7 @@ pub fn search<G: Game>(
     let start = Instant::now();
     resources.shared.nodes.store(0, Relaxed);
     let budget = tree.budget;
-    let root_key = state.position.hash();
+    let root_key = HistorySum::of(&state.history).key(&state.position);
     tree.reroot(root_key, budget);
     run(tree, state, limits, resources, report, start)
 }
@@ -949,10 +968,10 @@ fn run<G: Game>(
     let Resources { config, shared, .. } = resources;
     let mut scratch = Worker {
         history: state.history.clone(),
-        empty: History::new(),
+        history_sum: HistorySum::of(&state.history),
         path: Vec::new(),
     };
-    let root_ptr = match tree.get(state.position.hash()) {
+    let root_ptr = match tree.get(HistorySum::of(&state.history).key(&state.position)) {
         Some(p) => p,
         None => {
             // The root is stored whatever the budget.
@@ -1168,6 +1187,32 @@ mod tests {
             eval,
             shared,
         }
+    }
+
+    /// Issue 15: in Nemoroth a repeated configuration is illegal, so a
+    /// proof depends on the path. Alabaster mates in 3 with e3f2 because
+    /// Obsidian's Go Away may not return to h2; the proof must see it.
+    #[test]
+    fn path_dependent_mate_in_three_is_proven() {
+        use crate::variants::nemoroth::Nemoroth;
+        let state =
+            GameState::new(Nemoroth::from_fen("w1M5/h7/1gphpH1G2/8/8/4A3/7a/4A3 a - 350").unwrap());
+        let shared = Shared::new();
+        let limits = Limits {
+            nodes: Some(20_000),
+            ..Limits::default()
+        };
+        shared.prepare(&limits);
+        let mut tree = Tree::new(16 << 20);
+        let resources = Resources {
+            config: &CONFIG,
+            eval: Nemoroth::default_eval_params(),
+            shared: &shared,
+        };
+        let out = search(&state, &limits, resources, &mut tree, &|_| {});
+        let best = out.best.map(|m| state.position.move_to_string(m));
+        assert_eq!(best.as_deref(), Some("e3f2"));
+        assert_eq!(Score::from_internal(out.score), Score::Mate(3));
     }
 
     #[test]

@@ -21,6 +21,52 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 pub use tt::TranspositionTable;
 
+/// Spreads a repetition key before it joins a history sum.
+fn mix_history_key(key: u64) -> u64 {
+    (key ^ (key >> 31))
+        .wrapping_mul(0x9e37_79b9_7f4a_7c15)
+        .rotate_left(23)
+}
+
+/// Where legality reads the history (Nemoroth: no configuration may
+/// repeat), the same position below two paths can have different moves and
+/// values. Both searches then key a position by its hash plus an
+/// order-independent sum over the positions before it, so that a result is
+/// shared only between paths through the same positions. These helpers
+/// keep that sum as positions join and leave the path.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct HistorySum(u64);
+
+impl HistorySum {
+    pub(crate) fn of(history: &crate::game::History) -> Self {
+        HistorySum(
+            history
+                .keys()
+                .iter()
+                .fold(0u64, |s, &k| s.wrapping_add(mix_history_key(k))),
+        )
+    }
+
+    pub(crate) fn add(&mut self, key: u64) {
+        self.0 = self.0.wrapping_add(mix_history_key(key));
+    }
+
+    pub(crate) fn remove(&mut self, key: u64) {
+        self.0 = self.0.wrapping_sub(mix_history_key(key));
+    }
+
+    /// The key of `pos` after the positions summed here: its hash, plus
+    /// the sum in games whose legality reads the history.
+    #[inline]
+    pub(crate) fn key<G: Game>(self, pos: &G) -> u64 {
+        if G::LEGALITY_USES_HISTORY {
+            pos.hash() ^ self.0
+        } else {
+            pos.hash()
+        }
+    }
+}
+
 /// Scores are centipawns; mates count plies from the root.
 pub const MATE: i32 = 32_000;
 pub const MAX_PLY: usize = 128;

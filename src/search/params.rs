@@ -35,6 +35,10 @@ pub struct SearchParams {
     pub futility_max_depth: i32,
     /// Quiescence skips captures whose exchange loses more than this.
     pub qsearch_see_threshold: i32,
+    /// Quiescence plies at most, and moves tried per quiescence node out
+    /// of check at most (in check: once one evasion has a score).
+    pub qsearch_max_depth: i32,
+    pub qsearch_max_moves: i32,
 
     // ---- Monte Carlo tree search (`Search` = `mcts`, src/search/mcts.rs).
     /// PUCT exploration constant, hundredths (values are in [-1, 1]).
@@ -79,6 +83,8 @@ pub const DEFAULT_PARAMS: SearchParams = SearchParams {
     futility_margin: 90,
     futility_max_depth: 6,
     qsearch_see_threshold: 0,
+    qsearch_max_depth: 16,
+    qsearch_max_moves: 3,
     mcts_cpuct_x100: 200,
     mcts_fpu_x100: 30,
     mcts_value_scale: 200,
@@ -136,6 +142,8 @@ specs! {
     futility_margin: 0, 2000;
     futility_max_depth: 0, 200;
     qsearch_see_threshold: -2000, 2000;
+    qsearch_max_depth: 1, 100;
+    qsearch_max_moves: 1, 1000;
     mcts_cpuct_x100: 1, 2000;
     mcts_fpu_x100: -200, 200;
     mcts_value_scale: 10, 5000;
