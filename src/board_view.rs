@@ -59,6 +59,10 @@ pub struct Geometry {
     /// squares. `draw_y` grows upwards, towards the second player.
     pub width: i32,
     pub height: i32,
+    /// Drawing vectors of one step along a file (x + 1) and along a rank
+    /// (y + 1), to draw game-frame vectors such as [`PieceInfo::rays`].
+    pub file_step: [i32; 2],
+    pub rank_step: [i32; 2],
 }
 
 /// A square's shade on a physical board.
@@ -161,6 +165,36 @@ pub struct PieceInfo {
     pub name: &'static str,
     /// How it moves, in a few words.
     pub moves: &'static str,
+    /// White's slide directions as (dx, dy) in game coordinates (Black's
+    /// are negated), where the game draws pieces by their movement.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub rays: Vec<[i32; 2]>,
+    /// White's single steps and leaps (moving and capturing).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub steps: Vec<[i32; 2]>,
+    /// White's capture-only steps (a Pawn's), where they differ.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub captures: Vec<[i32; 2]>,
+}
+
+impl PieceInfo {
+    /// A kind described by name and words only.
+    pub fn named(
+        kind: &'static str,
+        letter: char,
+        name: &'static str,
+        moves: &'static str,
+    ) -> PieceInfo {
+        PieceInfo {
+            kind,
+            letter,
+            name,
+            moves,
+            rays: Vec::new(),
+            steps: Vec::new(),
+            captures: Vec::new(),
+        }
+    }
 }
 
 /// Everything needed to draw a position.

@@ -16,7 +16,8 @@
 //!   [`engine::Engine`];
 //! - [`tournament`]: `ghast match`, games refereed by the rules library;
 //! - [`tune`]: self-play data generation and the Texel tuner;
-//! - [`commands`]: `ghast bench`, `analyse` and `perft`.
+//! - [`commands`]: `ghast bench`, `analyse` and `perft`;
+//! - [`web`]: `ghast serve`, the web board, an adapter like the protocols.
 
 pub mod bitboard;
 pub mod board_view;
@@ -31,3 +32,4 @@ pub mod search;
 pub mod tournament;
 pub mod tune;
 pub mod variants;
+pub mod web;

@@ -33,6 +33,8 @@ enum Command {
     /// Without a subcommand the first line decides: `xboard` selects this
     /// protocol too. Example: xboard -fcp "ghast xboard" -variant nimrod
     Xboard,
+    /// Serve the web board on http://127.0.0.1:8077/ (README, "Web board").
+    Serve(ghast::web::ServeArgs),
     /// Count the leaves of the legal-move tree, divided by root move.
     ///
     /// Example: ghast perft --variant nimrod --moves e2e4 e7e5 4
@@ -334,6 +336,7 @@ fn main() -> ExitCode {
         Some(Command::Xboard) => ghast::protocol::XBoard::new(std::io::stdout())
             .run(std::io::stdin().lock())
             .map_err(|e| format!("i/o: {e}")),
+        Some(Command::Serve(args)) => ghast::web::serve(&args),
         Some(Command::Bench { depth, hash }) => bench(depth, hash),
         Some(Command::Match(args)) => run_match(&args),
         Some(Command::Merge { files, results }) => merge(&files, results.as_deref()),

@@ -193,15 +193,13 @@ impl Nemoroth {
         let mut effects = self.field_and_gaze();
         effects.extend(self.compelled());
         let pieces = (0..KINDS.len())
-            .map(|k| PieceInfo {
-                kind: KINDS[k],
-                letter: if k == K_M as usize {
+            .map(|k| {
+                let letter = if k == K_M as usize {
                     'M'
                 } else {
                     KIND_LETTERS[k] as char
-                },
-                name: NAMES[k],
-                moves: MOVES[k],
+                };
+                PieceInfo::named(KINDS[k], letter, NAMES[k], MOVES[k])
             })
             .collect();
         BoardView {
@@ -212,6 +210,8 @@ impl Nemoroth {
                 cell_shape: CellShape::Square,
                 width: EDGE,
                 height: EDGE,
+                file_step: [1, 0],
+                rank_step: [0, 1],
             },
             side_names: ["Alabaster", "Obsidian"],
             side_to_move: self.side.into(),

@@ -8,7 +8,9 @@
 use super::Flavor;
 use super::pieces::*;
 use super::position::{FLAG_CASTLE, FLAG_DRAGON, FLAG_EP, Move, Position};
-use crate::bitboard::{Square, bit, file_of, rank_of, square, square_name, squares};
+use crate::bitboard::{
+    Bitboard, DIRECTIONS, Square, bit, file_of, rank_of, square, square_name, squares,
+};
 use crate::board_view::*;
 
 /// Names by kind (rulebook 3.2, 5.1), per orientation.
@@ -98,6 +100,8 @@ const DRAGON_KINDS: [usize; 5] = [
 ];
 /// Largest file or rank index.
 const EDGE: i32 = 7;
+/// d4: the square movement vectors are read from.
+const CENTRE: (i32, i32) = (3, 3);
 
 impl<F: Flavor> Position<F> {
     fn kind_name(kind: usize) -> &'static str {
@@ -122,6 +126,39 @@ impl<F: Flavor> Position<F> {
             l
         } else {
             l.to_ascii_lowercase()
+        }
+    }
+
+    /// A kind with White's movement vectors read from the rules' tables
+    /// (from d4, where every step and leap stays on the board).
+    fn piece_info(kind: usize) -> PieceInfo {
+        let t = Self::tables();
+        let centre = square(CENTRE.0, CENTRE.1);
+        let vectors = |bb: Bitboard| -> Vec<[i32; 2]> {
+            squares(bb)
+                .map(|s| [file_of(s) - CENTRE.0, rank_of(s) - CENTRE.1])
+                .collect()
+        };
+        let rays = (0..DIRECTIONS.len())
+            .filter(|&d| t.slide_dirs[0][kind] & (1 << d) != 0)
+            .map(|d| [DIRECTIONS[d].0, DIRECTIONS[d].1])
+            .collect();
+        let (steps, captures) = if kind == PAWN {
+            (
+                vectors(t.pawn_push[0][centre as usize]),
+                vectors(t.pawn_capture[0][centre as usize]),
+            )
+        } else {
+            (vectors(t.steps[0][kind][centre as usize]), Vec::new())
+        };
+        PieceInfo {
+            kind: Self::kind_name(kind),
+            letter: Self::letters()[kind] as char,
+            name: Self::display_name(kind),
+            moves: MOVES[kind],
+            rays,
+            steps,
+            captures,
         }
     }
 
@@ -199,12 +236,7 @@ impl<F: Flavor> Position<F> {
         let pieces = PLAIN_KINDS
             .iter()
             .chain(dragon)
-            .map(|&k| PieceInfo {
-                kind: Self::kind_name(k),
-                letter: Self::letters()[k] as char,
-                name: Self::display_name(k),
-                moves: MOVES[k],
-            })
+            .map(|&k| Self::piece_info(k))
             .collect();
         let extent = if F::CORNER { 2 * EDGE } else { EDGE };
         BoardView {
@@ -219,6 +251,8 @@ impl<F: Flavor> Position<F> {
                 },
                 width: extent,
                 height: extent,
+                file_step: if F::CORNER { [1, -1] } else { [1, 0] },
+                rank_step: [F::CORNER as i32, 1],
             },
             side_names: ["White", "Black"],
             side_to_move: self.side.into(),
@@ -301,6 +335,13 @@ mod tests {
                 .contains(&"promotion-white")
         );
         assert_eq!(view.cell("a1").unwrap().shade, Shade::Dark);
+        // Movement from the rules' tables: the Hunter slides N, SE, SW.
+        let hunter = view.pieces.iter().find(|p| p.kind == "hunter").unwrap();
+        let mut rays = hunter.rays.clone();
+        rays.sort();
+        assert_eq!(rays, [[-1, -1], [0, 1], [1, -1]]);
+        let knight = view.pieces.iter().find(|p| p.kind == "knight").unwrap();
+        assert_eq!(knight.steps.len(), 8);
         // No dragon kinds in the legend of plain Nimrod; all five in Dragon.
         assert_eq!(view.pieces.len(), 8);
         assert_eq!(DragonNimrod::startpos().board_view().pieces.len(), 13);

@@ -155,19 +155,9 @@ impl Position {
             });
         }
         let mut pieces: Vec<PieceInfo> = (1..NAMES.len())
-            .map(|k| PieceInfo {
-                kind: KIND_NAMES[k - 1],
-                letter: LETTERS[k] as char,
-                name: NAMES[k],
-                moves: MOVES[k],
-            })
+            .map(|k| PieceInfo::named(KIND_NAMES[k - 1], LETTERS[k] as char, NAMES[k], MOVES[k]))
             .collect();
-        pieces.push(PieceInfo {
-            kind: KIND_NAMES[DISK],
-            letter: 'D',
-            name: "Disk",
-            moves: DISK_MOVES,
-        });
+        pieces.push(PieceInfo::named(KIND_NAMES[DISK], 'D', "Disk", DISK_MOVES));
         BoardView {
             variant: "vyremorn",
             geometry: Layout {
@@ -176,6 +166,9 @@ impl Position {
                 cell_shape: CellShape::Diamond,
                 width: WIDTH,
                 height: HEIGHT,
+                // Column x − y, row x + y.
+                file_step: [1, 1],
+                rank_step: [-1, 1],
             },
             side_names: ["White", "Black"],
             side_to_move: self.side.into(),
