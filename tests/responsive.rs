@@ -50,3 +50,18 @@ fn refused_eval_files_and_tables_keep_the_engine_answering() {
     e.until(REPLY_TIMEOUT, |l| l.starts_with("bestmove "));
     assert!(e.quiet_for(Duration::from_millis(100)).is_empty());
 }
+
+/// A perft depth out of range is refused before the next line is read, so
+/// a `quit` straight after it cannot swallow the error.
+#[test]
+fn a_too_deep_perft_is_refused_at_once() {
+    let (mut child, mut stdin, lines) = spawn_ghast(&[], Stdio::inherit());
+    writeln!(stdin, "go perft 4294967295\nquit").unwrap();
+    stdin.flush().unwrap();
+    let (_, first) = lines.recv_timeout(REPLY_TIMEOUT).expect("a reply");
+    assert!(
+        first.starts_with("info string error: go perft: perft depth 4294967295 is too deep"),
+        "{first}"
+    );
+    assert!(child.wait().unwrap().success());
+}

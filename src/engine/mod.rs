@@ -437,6 +437,9 @@ impl<G: Game> Engine for TypedEngine<G> {
         if self.is_counting() {
             return Err("a perft is still running".into());
         }
+        // A bad depth is answered now, before the loop reads on (a `quit`
+        // right after must not swallow the error).
+        crate::perft::check_depth(depth).map_err(|e| e.to_string())?;
         let state = self.state.clone();
         let handle = std::thread::Builder::new()
             .name("perft".into())
