@@ -25,6 +25,8 @@ const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
 const CLICK_TRIES: u32 = 50;
 /// Polls for chromedriver to listen, 100 ms apart.
 const DRIVER_START_POLLS: u32 = 300;
+/// Attempts at opening a WebDriver session.
+const SESSION_TRIES: u32 = 5;
 
 /// The Nemoroth picture: both Ghasts' fields, both Basilisks' gaze, a
 /// stack, a statue, a Mummy, a digesting Leaf Pile, ichor and all three
@@ -80,11 +82,24 @@ impl Browser {
         let Value::Object(capabilities) = capabilities else {
             unreachable!()
         };
-        let client = ClientBuilder::new(HttpConnector::new())
-            .capabilities(capabilities)
-            .connect(&format!("http://127.0.0.1:{port}"))
-            .await
-            .expect("a WebDriver session");
+        // chromedriver may accept the connection and reset it while it is
+        // still starting on a loaded machine: try again a few times.
+        let mut attempt = 1;
+        let client = loop {
+            match ClientBuilder::new(HttpConnector::new())
+                .capabilities(capabilities.clone())
+                .connect(&format!("http://127.0.0.1:{port}"))
+                .await
+            {
+                Ok(client) => break client,
+                Err(e) if attempt < SESSION_TRIES => {
+                    eprintln!("WebDriver session, attempt {attempt}: {e}");
+                    attempt += 1;
+                    tokio::time::sleep(Duration::from_millis(500)).await;
+                }
+                Err(e) => panic!("a WebDriver session: {e}"),
+            }
+        };
         Browser {
             driver,
             client: Some(client),
