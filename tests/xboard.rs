@@ -265,6 +265,12 @@ fn engine_plays_a_whole_game_to_a_result() {
         lines.iter().any(|l| l.starts_with("Illegal move")),
         "{lines:?}"
     );
+    e.send("go");
+    let lines = e.sync(8);
+    assert!(
+        lines.iter().any(|l| l == "Error (game is over): go"),
+        "{lines:?}"
+    );
     e.quit();
 }
 

@@ -284,6 +284,9 @@ impl<W: Write + Send + 'static> XBoard<W> {
             "variant" => self.variant(rest),
             "setboard" => self.setboard(rest),
             "usermove" => self.usermove(rest),
+            // Silence would leave a host waiting for a move that never comes.
+            "go" if self.analyzing => self.error("analysing; send exit first", line),
+            "go" if lock(&self.game).over => self.error("game is over", line),
             "go" => {
                 self.stop_search(true);
                 lock(&self.game).engine = Some(self.engine.session().side_to_move());
