@@ -26,6 +26,7 @@ pub mod engine;
 pub mod game;
 pub mod params_file;
 pub mod perft;
+pub mod pgn;
 pub mod protocol;
 pub mod registry;
 pub mod search;

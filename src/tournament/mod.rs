@@ -15,8 +15,9 @@ pub mod game;
 pub mod player;
 pub mod stats;
 
+use crate::engine;
 use crate::engine::openings::random_opening;
-use crate::engine::{self, Score};
+use crate::pgn;
 use crate::registry;
 use game::{Adjudication, GameRecord, GameSetup};
 use player::{Limit, PlayerSpec};
@@ -193,12 +194,7 @@ fn pgn(config: &MatchConfig, job: &Job, record: &GameRecord, date: &str) -> Stri
             .unwrap_or_else(|| config.limit.clone())
     };
     let mut s = String::new();
-    let tag = |s: &mut String, k: &str, v: &str| {
-        s.push_str(&format!(
-            "[{k} \"{}\"]\n",
-            v.replace('\\', "\\\\").replace('"', "\\\"")
-        ))
-    };
+    let tag = pgn::tag;
     tag(&mut s, "Event", "ghast match");
     tag(&mut s, "Site", "?");
     tag(&mut s, "Date", date);
@@ -226,68 +222,24 @@ fn pgn(config: &MatchConfig, job: &Job, record: &GameRecord, date: &str) -> Stri
     // counter when the game's FEN has one.
     let black_first = job.start_fen.split_whitespace().nth(1) == Some("b")
         || job.start_fen.split_whitespace().nth(1) == Some("o");
-    let mut number: u32 = job
+    let number: u32 = job
         .start_fen
         .split_whitespace()
         .nth(5)
         .and_then(|n| n.parse().ok())
         .unwrap_or(1);
-    let mut line = String::new();
-    let mut out = String::new();
-    for (i, m) in record.moves.iter().enumerate() {
-        let white_to_move = (i % 2 == 0) != black_first;
-        let mut token = String::new();
-        if white_to_move {
-            token.push_str(&format!("{number}. "));
-        } else if i == 0 {
-            token.push_str(&format!("{number}... "));
-        }
-        let score = match m.score {
-            Some(Score::Cp(c)) => format!("{:+.2}", c as f64 / 100.0),
-            Some(Score::Mate(k)) if k > 0 => format!("+M{k}"),
-            Some(Score::Mate(k)) => format!("-M{}", -k),
-            None => "?".into(),
-        };
-        token.push_str(&format!(
-            "{} {{{score}/{} {:.3}s}}",
-            m.mv,
+    let moves = record.moves.iter().enumerate().map(|(i, m)| pgn::MoveText {
+        notation: &m.mv,
+        by_white: (i % 2 == 0) != black_first,
+        comment: Some(pgn::engine_comment(
+            m.score,
             m.depth,
-            m.elapsed.as_secs_f64()
-        ));
-        if !white_to_move {
-            number += 1;
-        }
-        if line.len() + token.len() > 79 {
-            out.push_str(line.trim_end());
-            out.push('\n');
-            line.clear();
-        }
-        line.push_str(&token);
-        line.push(' ');
-    }
-    line.push_str(record.result_tag());
-    out.push_str(&line);
-    s.push_str(&out);
+            m.elapsed.as_secs_f64(),
+        )),
+    });
+    s.push_str(&pgn::movetext(moves, number, record.result_tag()));
     s.push_str("\n\n");
     s
-}
-
-fn today() -> String {
-    // Civil date from the Unix day count (no calendar crate needed).
-    let days = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_secs() / 86_400)
-        .unwrap_or(0) as i64;
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = yoe + era * 400 + (m <= 2) as i64;
-    format!("{y:04}.{m:02}.{d:02}")
 }
 
 impl Totals {
@@ -500,7 +452,7 @@ pub fn run(config: &MatchConfig) -> Result<Results, String> {
             workers
         );
     }
-    let date = today();
+    let date = pgn::today();
     let mut totals = Totals::default();
     let started = Instant::now();
     std::thread::scope(|scope| -> Result<(), String> {

@@ -6,6 +6,7 @@
 use super::session::{Engine, ScoreView, SearchResult};
 use crate::board_view::{BoardView, MoveView, Side};
 use crate::game::{Color, Outcome};
+use crate::pgn;
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -250,15 +251,10 @@ impl GameEntry {
             }
         };
         let mut s = String::new();
-        let mut tag = |k: &str, v: &str| {
-            s.push_str(&format!(
-                "[{k} \"{}\"]\n",
-                v.replace('\\', "\\\\").replace('"', "\\\"")
-            ))
-        };
+        let mut tag = |k: &str, v: &str| pgn::tag(&mut s, k, v);
         tag("Event", "ghast serve");
         tag("Site", "?");
-        tag("Date", "????.??.??");
+        tag("Date", &pgn::today());
         tag("Round", "-");
         tag("White", player(Side::White));
         tag("Black", player(Side::Black));
@@ -277,46 +273,20 @@ impl GameEntry {
     }
 }
 
-/// Numbered moves, engine moves with `{score/depth time}` comments, lines
-/// of at most 79 characters.
+/// Numbered moves, engine moves with `{score/depth time}` comments.
 fn movetext(record: &[Played], result: &str) -> String {
-    let mut number = 1;
-    let mut out = String::new();
-    let mut line = String::new();
-    for (i, p) in record.iter().enumerate() {
-        let mut token = String::new();
-        if p.side == Side::White {
-            token.push_str(&format!("{number}. "));
-        } else if i == 0 {
-            token.push_str(&format!("{number}... "));
-        }
-        token.push_str(&p.notation);
-        if let Some(note) = &p.engine {
-            let score = match note.score {
-                ScoreView::Cp(c) => format!("{:+.2}", c as f64 / 100.0),
-                ScoreView::Mate(k) if k > 0 => format!("+M{k}"),
-                ScoreView::Mate(k) => format!("-M{}", -k),
-            };
-            token.push_str(&format!(
-                " {{{score}/{} {:.3}s}}",
+    let moves = record.iter().map(|p| pgn::MoveText {
+        notation: &p.notation,
+        by_white: p.side == Side::White,
+        comment: p.engine.as_ref().map(|note| {
+            pgn::engine_comment(
+                Some(note.score.into()),
                 note.depth,
-                note.time_ms as f64 / 1000.0
-            ));
-        }
-        if p.side == Side::Black {
-            number += 1;
-        }
-        if line.len() + token.len() > 79 {
-            out.push_str(line.trim_end());
-            out.push('\n');
-            line.clear();
-        }
-        line.push_str(&token);
-        line.push(' ');
-    }
-    line.push_str(result);
-    out.push_str(&line);
-    out
+                note.time_ms as f64 / 1000.0,
+            )
+        }),
+    });
+    pgn::movetext(moves, 1, result)
 }
 
 /// The games, by id; ids count up from 1 and are never reused.

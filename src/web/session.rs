@@ -43,6 +43,15 @@ pub enum ScoreView {
     Mate(i32),
 }
 
+impl From<ScoreView> for Score {
+    fn from(s: ScoreView) -> Score {
+        match s {
+            ScoreView::Cp(c) => Score::Cp(c),
+            ScoreView::Mate(m) => Score::Mate(m),
+        }
+    }
+}
+
 impl From<Score> for ScoreView {
     fn from(s: Score) -> ScoreView {
         match s {
