@@ -475,7 +475,7 @@ impl<G: Game> Engine for TypedEngine<G> {
 
     fn table(&self) -> Option<Arc<TranspositionTable>> {
         match &*lock(&self.memory) {
-            Memory::Table(tt) => Some(Arc::clone(tt)),
+            Memory::Table(tt, _) => Some(Arc::clone(tt)),
             Memory::Tree(_) => None,
         }
     }
@@ -484,7 +484,7 @@ impl<G: Game> Engine for TypedEngine<G> {
         self.stop();
         let mut memory = lock(&self.memory);
         match &mut *memory {
-            Memory::Table(tt) => {
+            Memory::Table(tt, _) => {
                 *tt = table;
                 Ok(())
             }

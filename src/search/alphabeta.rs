@@ -29,6 +29,27 @@ const BAD_TACTICAL_SCORE: i32 = -(1 << 26);
 /// History values stay within +-HISTORY_MAX.
 const HISTORY_MAX: i32 = 16_384;
 
+/// A thread's move-ordering statistics, kept from one search to the next.
+pub struct Histories {
+    /// Butterfly history of quiet moves: [colour][`Game::history_index`].
+    quiet: Vec<i32>,
+}
+
+impl Histories {
+    pub fn new<G: Game>() -> Self {
+        Histories {
+            quiet: vec![0; G::HISTORY_SIZE * 2],
+        }
+    }
+
+    /// Fresh tables if these were sized for another game.
+    fn fit<G: Game>(&mut self) {
+        if self.quiet.len() != G::HISTORY_SIZE * 2 {
+            *self = Histories::new::<G>();
+        }
+    }
+}
+
 struct RootMove<M> {
     mv: M,
     score: i32,
@@ -57,7 +78,7 @@ pub struct Worker<'a, G: Game> {
     seldepth: usize,
     stopped: bool,
     killers: Vec<[Option<G::Move>; 2]>,
-    quiet_history: Vec<i32>,
+    histories: &'a mut Histories,
     pv: Vec<Vec<G::Move>>,
     scores: Vec<Vec<i32>>,
     eval_stack: Vec<i32>,
@@ -108,9 +129,11 @@ impl<'a, G: Game> Worker<'a, G> {
         limits: &'a Limits,
         resources: Resources<'a, G>,
         tt: &'a TranspositionTable,
+        histories: &'a mut Histories,
         start: Instant,
         id: usize,
     ) -> Self {
+        histories.fit::<G>();
         let Resources {
             config,
             eval,
@@ -149,7 +172,7 @@ impl<'a, G: Game> Worker<'a, G> {
             seldepth: 0,
             stopped: false,
             killers: vec![[None, None]; MAX_PLY + 2],
-            quiet_history: vec![0; G::HISTORY_SIZE * 2],
+            histories,
             pv: (0..=MAX_PLY + 1)
                 .map(|_| Vec::with_capacity(MAX_PLY))
                 .collect(),
@@ -640,7 +663,7 @@ impl<'a, G: Game> Worker<'a, G> {
             } else if killers[1] == Some(mv) {
                 KILLER_SCORE - 1
             } else {
-                self.quiet_history[color * G::HISTORY_SIZE + pos.history_index(mv)]
+                self.histories.quiet[color * G::HISTORY_SIZE + pos.history_index(mv)]
             };
             scores.push(s);
         }
@@ -756,7 +779,7 @@ impl<'a, G: Game> Worker<'a, G> {
         let color = pos.side_to_move().index();
         let bonus = (depth * depth).min(HISTORY_MAX / 4);
         let mut update = |m: G::Move, delta: i32| {
-            let slot = &mut self.quiet_history[color * G::HISTORY_SIZE + pos.history_index(m)];
+            let slot = &mut self.histories.quiet[color * G::HISTORY_SIZE + pos.history_index(m)];
             // Gravity keeps values bounded and lets old lessons fade.
             *slot += delta - *slot * delta.abs() / HISTORY_MAX;
         };

@@ -170,8 +170,11 @@ impl<G: Game> Copy for Resources<'_, G> {}
 /// What the searches of one game keep between moves: the alpha-beta
 /// transposition table or the MCTS tree, only the one in use.
 pub enum Memory<G: Game> {
+    /// The table, and each alpha-beta thread's move-ordering histories,
+    /// which carry over from move to move of a game (cleared with the
+    /// table).
     /// Shareable: `ghast bench` searches every game in one table.
-    Table(std::sync::Arc<TranspositionTable>),
+    Table(std::sync::Arc<TranspositionTable>, Vec<alphabeta::Histories>),
     Tree(Box<mcts::Tree<G>>),
 }
 
@@ -180,9 +183,10 @@ impl<G: Game> Memory<G> {
     /// fails is an error, not an abort.
     pub fn new(kind: SearchKind, hash_mb: usize) -> Result<Self, String> {
         match kind {
-            SearchKind::AlphaBeta => Ok(Memory::Table(std::sync::Arc::new(
-                TranspositionTable::try_new(hash_mb)?,
-            ))),
+            SearchKind::AlphaBeta => Ok(Memory::Table(
+                std::sync::Arc::new(TranspositionTable::try_new(hash_mb)?),
+                Vec::new(),
+            )),
             SearchKind::Mcts => Ok(Memory::Tree(Box::new(mcts::Tree::new(
                 hash_mb.max(1) << 20,
             )))),
@@ -192,7 +196,7 @@ impl<G: Game> Memory<G> {
     /// The search this memory serves.
     pub fn kind(&self) -> SearchKind {
         match self {
-            Memory::Table(_) => SearchKind::AlphaBeta,
+            Memory::Table(..) => SearchKind::AlphaBeta,
             Memory::Tree(_) => SearchKind::Mcts,
         }
     }
@@ -203,10 +207,13 @@ impl<G: Game> Memory<G> {
             // A fresh zeroed table rather than writing every entry: the
             // system hands out the pages as they are used, so clearing a
             // large table is instant and never commits all its memory.
-            Memory::Table(tt) => match TranspositionTable::try_new(tt.megabytes()) {
-                Ok(fresh) => *tt = std::sync::Arc::new(fresh),
-                Err(_) => tt.clear(),
-            },
+            Memory::Table(tt, histories) => {
+                histories.clear();
+                match TranspositionTable::try_new(tt.megabytes()) {
+                    Ok(fresh) => *tt = std::sync::Arc::new(fresh),
+                    Err(_) => tt.clear(),
+                }
+            }
             Memory::Tree(tree) => **tree = mcts::Tree::new(tree.memory().1),
         }
     }
@@ -341,7 +348,9 @@ pub fn search<G: Game>(
     report: &(dyn Fn(&Info) + Sync),
 ) -> Outcome<G::Move> {
     match memory {
-        Memory::Table(tt) => alphabeta_search(state, limits, resources, tt, report),
+        Memory::Table(tt, histories) => {
+            alphabeta_search(state, limits, resources, tt, histories, report)
+        }
         Memory::Tree(tree) => mcts::search(state, limits, resources, tree, report),
     }
 }
@@ -369,6 +378,7 @@ fn alphabeta_search<G: Game>(
     limits: &Limits,
     resources: Resources<'_, G>,
     tt: &TranspositionTable,
+    histories: &mut Vec<alphabeta::Histories>,
     report: &(dyn Fn(&Info) + Sync),
 ) -> Outcome<G::Move> {
     let start = Instant::now();
@@ -377,14 +387,19 @@ fn alphabeta_search<G: Game>(
     tt.new_search();
 
     let threads = config.threads.clamp(1, MAX_THREADS);
+    histories.resize_with(threads, alphabeta::Histories::new::<G>);
+    let (main_histories, helper_histories) = histories.split_first_mut().expect("one thread");
     let outcomes: Vec<(Outcome<G::Move>, u32)> = std::thread::scope(|scope| {
         let helpers: Vec<_> = (1..threads)
-            .map(|id| {
+            .zip(helper_histories.iter_mut())
+            .map(|(id, histories)| {
                 std::thread::Builder::new()
                     .name(format!("search-{id}"))
                     .stack_size(SEARCH_STACK_BYTES)
                     .spawn_scoped(scope, move || {
-                        let mut w = alphabeta::Worker::new(state, limits, resources, tt, start, id);
+                        let mut w = alphabeta::Worker::new(
+                            state, limits, resources, tt, histories, start, id,
+                        );
                         let o = w.iterate(&|_| {});
                         (o, w.completed_depth())
                     })
@@ -392,7 +407,8 @@ fn alphabeta_search<G: Game>(
             })
             .collect();
         let _stop_helpers = StopOnUnwind(shared);
-        let mut main = alphabeta::Worker::new(state, limits, resources, tt, start, 0);
+        let mut main =
+            alphabeta::Worker::new(state, limits, resources, tt, main_histories, start, 0);
         let main_outcome = main.iterate(report);
         let main_depth = main.completed_depth();
         // A finished `go infinite` or ponder search waits for the GUI.
