@@ -5,6 +5,7 @@
 use crate::engine::{self, Engine, Info, Limits, Score, Settings};
 use crate::registry;
 use std::io::Write;
+use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 /// Depth of `ghast bench` unless a line or the caller says otherwise.
@@ -218,7 +219,7 @@ pub fn perft(
     let start = Instant::now();
     let lines = engine
         .session()
-        .divide(depth, threads.max(1), progress)
+        .divide(depth, threads.max(1), progress, &AtomicBool::new(false))
         .map_err(|e| e.to_string())?;
     let total = if depth == 0 {
         1

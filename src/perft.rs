@@ -5,6 +5,7 @@
 //! along each path only for games whose legality depends on it.
 
 use crate::game::{Game, GameError, History, MoveBuffer, err};
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// The deepest perft the API accepts. Each level of the tree is a stack
 /// frame holding a move list (up to ~20 KB in Nemoroth), so this bounds the
@@ -27,14 +28,16 @@ pub fn check_depth(depth: u32) -> Result<(), GameError> {
 /// an error for a depth over [`MAX_PERFT_DEPTH`].
 pub fn perft<G: Game>(pos: &G, history: &mut History, depth: u32) -> Result<u64, GameError> {
     check_depth(depth)?;
-    Ok(count_leaves(pos, history, depth))
+    Ok(count_leaves(pos, history, depth, &AtomicBool::new(false)))
 }
 
-/// The perft recursion (depth already checked).
-fn count_leaves<G: Game>(pos: &G, history: &mut History, depth: u32) -> u64 {
+/// The perft recursion (depth already checked). Once `cancel` is set it
+/// returns at once, with a partial count the caller throws away.
+fn count_leaves<G: Game>(pos: &G, history: &mut History, depth: u32, cancel: &AtomicBool) -> u64 {
     match depth {
         0 => 1,
         1 => pos.count_legal_moves(history),
+        _ if cancel.load(Ordering::Relaxed) => 0,
         _ => {
             let mut moves = G::Moves::default();
             pos.legal_moves(history, &mut moves);
@@ -43,10 +46,10 @@ fn count_leaves<G: Game>(pos: &G, history: &mut History, depth: u32) -> u64 {
                 let child = pos.play(mv);
                 if G::LEGALITY_USES_HISTORY {
                     history.push(pos.repetition_key());
-                    total += count_leaves(&child, history, depth - 1);
+                    total += count_leaves(&child, history, depth - 1, cancel);
                     history.pop();
                 } else {
-                    total += count_leaves(&child, history, depth - 1);
+                    total += count_leaves(&child, history, depth - 1, cancel);
                 }
             }
             total
@@ -66,13 +69,15 @@ pub struct DivideLine {
 ///
 /// `threads > 1` spreads the root moves over a rayon pool. `progress` is
 /// called after each root move with (moves done, moves in all, nodes so far).
-/// An error for a depth over [`MAX_PERFT_DEPTH`].
+/// An error for a depth over [`MAX_PERFT_DEPTH`], and when `cancel` is set
+/// before the count ends (`stop` during `go perft`).
 pub fn divide<G: Game>(
     pos: &G,
     history: &History,
     depth: u32,
     threads: usize,
     progress: &(dyn Fn(usize, usize, u64) + Sync),
+    cancel: &AtomicBool,
 ) -> Result<Vec<DivideLine>, GameError> {
     check_depth(depth)?;
     if depth == 0 {
@@ -89,7 +94,7 @@ pub fn divide<G: Game>(
         } else {
             let mut h = history.clone();
             h.push(pos.repetition_key());
-            count_leaves(&child, &mut h, depth - 1)
+            count_leaves(&child, &mut h, depth - 1, cancel)
         };
         DivideLine {
             mv: pos.move_to_string(mv),
@@ -128,6 +133,9 @@ pub fn divide<G: Game>(
             })
             .collect()
     };
+    if cancel.load(Ordering::Relaxed) {
+        return err("perft stopped");
+    }
     lines.sort_by(|a, b| a.mv.cmp(&b.mv));
     Ok(lines)
 }

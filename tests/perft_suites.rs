@@ -7,6 +7,7 @@
 
 use ghast::registry::{self as variants, NAMES as VARIANTS};
 use std::path::Path;
+use std::sync::atomic::AtomicBool;
 
 const DEFAULT_BUDGET: u64 = 20_000_000;
 
@@ -77,7 +78,7 @@ fn check_suite(variant: &str) -> Option<usize> {
                 1
             } else {
                 session
-                    .divide(depth, 1, &|_, _, _| {})
+                    .divide(depth, 1, &|_, _, _| {}, &AtomicBool::new(false))
                     .unwrap()
                     .iter()
                     .map(|l| l.nodes)

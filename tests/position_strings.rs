@@ -13,6 +13,7 @@ use ghast::variants::nimrod::{DragonNimrod, DragonNimrodCorner, Nimrod, NimrodCo
 use ghast::variants::vyremorn::Vyremorn;
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
+use std::sync::atomic::AtomicBool;
 
 /// A Vyrémorn position with nothing but the Kings.
 const VYREMORN_KINGS: &str = "8k/9/9/13/13/13/13/13/13/9/9/K8 w - 0 1";
@@ -167,7 +168,15 @@ fn check_perft_depth<G: Game>() {
     for depth in [MAX_PERFT_DEPTH + 1, 65_536, 100_000, u32::MAX] {
         let e = perft::perft(&p, &mut History::new(), depth).unwrap_err();
         assert!(e.0.contains("too deep"), "{}: {e}", G::VARIANT);
-        let e = perft::divide(&p, &History::new(), depth, 1, &|_, _, _| {}).unwrap_err();
+        let e = perft::divide(
+            &p,
+            &History::new(),
+            depth,
+            1,
+            &|_, _, _| {},
+            &AtomicBool::new(false),
+        )
+        .unwrap_err();
         assert!(
             e.0.contains(&format!("at most {MAX_PERFT_DEPTH}")),
             "{}: {e}",

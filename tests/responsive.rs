@@ -15,11 +15,18 @@ const LONG_PERFT: &str = "go perft 9";
 #[test]
 fn isready_and_quit_are_answered_during_a_perft() {
     let (mut child, mut stdin, lines) = spawn_ghast(&[], Stdio::inherit());
-    writeln!(stdin, "position startpos\n{LONG_PERFT}\nstop\nisready").unwrap();
+    writeln!(stdin, "position startpos\n{LONG_PERFT}\nisready").unwrap();
     stdin.flush().unwrap();
     let (_, first) = lines.recv_timeout(REPLY_TIMEOUT).expect("a reply");
     assert_eq!(first, "readyok", "isready waits for nothing");
-    writeln!(stdin, "quit").unwrap();
+    // `stop` ends the count, which says so instead of giving a total.
+    writeln!(stdin, "stop\nisready").unwrap();
+    stdin.flush().unwrap();
+    let (_, stopped) = lines.recv_timeout(REPLY_TIMEOUT).expect("a reply");
+    assert_eq!(stopped, "info string error: go perft: perft stopped");
+    let (_, ready) = lines.recv_timeout(REPLY_TIMEOUT).expect("a reply");
+    assert_eq!(ready, "readyok");
+    writeln!(stdin, "{LONG_PERFT}\nquit").unwrap();
     stdin.flush().unwrap();
     let deadline = Instant::now() + REPLY_TIMEOUT;
     while child.try_wait().unwrap().is_none() {

@@ -30,6 +30,7 @@ use crate::game::{Game, GameState, MoveBuffer};
 use crate::registry;
 use crate::search::{self, Config, Memory, Resources, Shared, TranspositionTable};
 use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::thread::JoinHandle;
 use std::time::Instant;
@@ -74,7 +75,8 @@ pub trait Engine: Send {
     fn go(&mut self, limits: Limits, on_info: InfoSink, on_done: DoneSink) -> Result<(), String>;
     /// Searches the current position on the caller's thread.
     fn search(&mut self, limits: &Limits, on_info: &(dyn Fn(&Info) + Sync)) -> SearchReply;
-    /// Ends a running search and waits until its `on_done` has run.
+    /// Ends a running search or perft and waits until its `on_done` has
+    /// run (a stopped perft reports the error "perft stopped").
     fn stop(&mut self);
     /// The pondered move was played: the clock runs from now.
     fn ponderhit(&self);
@@ -195,7 +197,13 @@ pub struct TypedEngine<G: Game> {
     memory: Arc<Mutex<Memory<G>>>,
     shared: Arc<Shared>,
     running: Option<Running>,
-    perft: Option<JoinHandle<()>>,
+    perft: Option<Counting>,
+}
+
+/// A perft on its thread, and the flag that stops it.
+struct Counting {
+    handle: JoinHandle<()>,
+    cancel: Arc<AtomicBool>,
 }
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -402,6 +410,10 @@ impl<G: Game> Engine for TypedEngine<G> {
     }
 
     fn stop(&mut self) {
+        if let Some(counting) = &self.perft {
+            counting.cancel.store(true, Ordering::Relaxed);
+            self.wait_perft();
+        }
         if let Some(run) = self.running.take() {
             self.shared.request_stop();
             // The thread catches search failures; a failure in `on_done`
@@ -441,24 +453,26 @@ impl<G: Game> Engine for TypedEngine<G> {
         // right after must not swallow the error).
         crate::perft::check_depth(depth).map_err(|e| e.to_string())?;
         let state = self.state.clone();
+        let cancel = Arc::new(AtomicBool::new(false));
+        let cancelled = Arc::clone(&cancel);
         let handle = std::thread::Builder::new()
             .name("perft".into())
             .stack_size(SEARCH_STACK_BYTES)
             .spawn(move || {
                 on_done(
                     state
-                        .divide(depth, 1, &|_, _, _| {})
+                        .divide(depth, 1, &|_, _, _| {}, &cancelled)
                         .map_err(|e| e.to_string()),
                 )
             })
             .map_err(|e| format!("cannot start a perft thread: {e}"))?;
-        self.perft = Some(handle);
+        self.perft = Some(Counting { handle, cancel });
         Ok(())
     }
 
     fn is_counting(&mut self) -> bool {
         match &self.perft {
-            Some(h) if h.is_finished() => {
+            Some(c) if c.handle.is_finished() => {
                 self.wait_perft();
                 false
             }
@@ -468,8 +482,8 @@ impl<G: Game> Engine for TypedEngine<G> {
     }
 
     fn wait_perft(&mut self) {
-        if let Some(h) = self.perft.take() {
-            let _ = h.join();
+        if let Some(c) = self.perft.take() {
+            let _ = c.handle.join();
         }
     }
 

@@ -5,6 +5,7 @@
 use crate::board_view::{BoardView, MoveView};
 use crate::game::{Color, Game, GameError, GameState, MoveBuffer, Outcome};
 use crate::perft::{self, DivideLine};
+use std::sync::atomic::AtomicBool;
 
 pub trait Session: Send + Sync {
     fn clone_box(&self) -> Box<dyn Session>;
@@ -30,12 +31,13 @@ pub trait Session: Send + Sync {
     /// The legal moves of the current position, described for drawing.
     fn move_views(&self) -> Vec<MoveView>;
     /// Perft divide of the current position; an error for a depth over
-    /// [`perft::MAX_PERFT_DEPTH`].
+    /// [`perft::MAX_PERFT_DEPTH`] or once `cancel` is set.
     fn divide(
         &self,
         depth: u32,
         threads: usize,
         progress: &(dyn Fn(usize, usize, u64) + Sync),
+        cancel: &AtomicBool,
     ) -> Result<Vec<DivideLine>, GameError>;
 }
 
@@ -101,7 +103,15 @@ impl<G: Game> Session for GameState<G> {
         depth: u32,
         threads: usize,
         progress: &(dyn Fn(usize, usize, u64) + Sync),
+        cancel: &AtomicBool,
     ) -> Result<Vec<DivideLine>, GameError> {
-        perft::divide(&self.position, &self.history, depth, threads, progress)
+        perft::divide(
+            &self.position,
+            &self.history,
+            depth,
+            threads,
+            progress,
+            cancel,
+        )
     }
 }

@@ -113,7 +113,7 @@ impl<W: Write + Send + 'static> Uci<W> {
 
     /// Reads commands until `quit` or end of input. At the end of input a
     /// running search is stopped and a running perft finishes; `quit`
-    /// leaves at once.
+    /// stops either and leaves at once.
     pub fn run(&mut self, input: impl BufRead) -> std::io::Result<()> {
         for line in input.lines() {
             let line = match line {

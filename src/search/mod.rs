@@ -174,7 +174,10 @@ pub enum Memory<G: Game> {
     /// which carry over from move to move of a game (cleared with the
     /// table).
     /// Shareable: `ghast bench` searches every game in one table.
-    Table(std::sync::Arc<TranspositionTable>, Vec<alphabeta::Histories>),
+    Table(
+        std::sync::Arc<TranspositionTable>,
+        Vec<alphabeta::Histories>,
+    ),
     Tree(Box<mcts::Tree<G>>),
 }
 
