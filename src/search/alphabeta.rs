@@ -28,6 +28,13 @@ const KILLER_SCORE: i32 = 1 << 26;
 const BAD_TACTICAL_SCORE: i32 = -(1 << 26);
 /// History values stay within +-HISTORY_MAX.
 const HISTORY_MAX: i32 = 16_384;
+/// History bonus of a cutoff at `depth`: per depth - offset, at most max.
+const HISTORY_BONUS_PER_DEPTH: i32 = 200;
+const HISTORY_BONUS_OFFSET: i32 = 150;
+const HISTORY_BONUS_MAX: i32 = 1600;
+/// Reductions are computed in 1/REDUCTION_UNIT plies, so that history can
+/// move them by less than a ply.
+const REDUCTION_UNIT: i32 = 1024;
 
 /// A thread's move-ordering statistics, kept from one search to the next.
 pub struct Histories {
@@ -42,11 +49,10 @@ impl Histories {
         }
     }
 
-    /// Fresh tables if these were sized for another game.
-    fn fit<G: Game>(&mut self) {
-        if self.quiet.len() != G::HISTORY_SIZE * 2 {
-            *self = Histories::new::<G>();
-        }
+    /// Zeroed tables sized for `G`.
+    fn reset<G: Game>(&mut self) {
+        self.quiet.clear();
+        self.quiet.resize(G::HISTORY_SIZE * 2, 0);
     }
 }
 
@@ -133,7 +139,9 @@ impl<'a, G: Game> Worker<'a, G> {
         start: Instant,
         id: usize,
     ) -> Self {
-        histories.fit::<G>();
+        // Each search starts from empty histories: carrying them over
+        // measured neutral (README, SPRT record).
+        histories.reset::<G>();
         let Resources {
             config,
             eval,
@@ -148,7 +156,7 @@ impl<'a, G: Game> Worker<'a, G> {
                         let base = params.lmr_base_x100 as f64 / 100.0;
                         let divisor = params.lmr_divisor_x100 as f64 / 100.0;
                         let x = base + (d as f64).ln() * (m as f64).ln() / divisor;
-                        *r = x.max(0.0) as i32;
+                        *r = (x.max(0.0) * REDUCTION_UNIT as f64) as i32;
                     }
                 }
                 row
@@ -663,7 +671,7 @@ impl<'a, G: Game> Worker<'a, G> {
             } else if killers[1] == Some(mv) {
                 KILLER_SCORE - 1
             } else {
-                self.histories.quiet[color * G::HISTORY_SIZE + pos.history_index(mv)]
+                self.quiet_history(color, pos, mv)
             };
             scores.push(s);
         }
@@ -709,8 +717,10 @@ impl<'a, G: Game> Worker<'a, G> {
                     && !gives_check
                 {
                     r = self.lmr[(depth as usize).min(63)][searched.min(63)];
-                    r += !pv_node as i32;
-                    r -= improving as i32;
+                    r += REDUCTION_UNIT * (!pv_node as i32 - improving as i32);
+                    r -=
+                        self.quiet_history(color, pos, mv) * REDUCTION_UNIT / p.lmr_history_divisor;
+                    r /= REDUCTION_UNIT;
                     // Never below depth 1, never an extension: safe for
                     // any `lmr_min_depth`, even when new_depth is 0.
                     r = r.min(new_depth - 1).max(0);
@@ -768,6 +778,11 @@ impl<'a, G: Game> Worker<'a, G> {
         best_score
     }
 
+    #[inline]
+    fn quiet_history(&self, color: usize, pos: &G, mv: G::Move) -> i32 {
+        self.histories.quiet[color * G::HISTORY_SIZE + pos.history_index(mv)]
+    }
+
     /// A quiet move caused a cutoff: killer, history bonus, and a malus for
     /// the quiet moves tried before it.
     fn reward_quiet(&mut self, pos: &G, ply: usize, depth: i32, mv: G::Move, before: &[G::Move]) {
@@ -777,7 +792,8 @@ impl<'a, G: Game> Worker<'a, G> {
             k[0] = Some(mv);
         }
         let color = pos.side_to_move().index();
-        let bonus = (depth * depth).min(HISTORY_MAX / 4);
+        let bonus =
+            (HISTORY_BONUS_PER_DEPTH * depth - HISTORY_BONUS_OFFSET).clamp(0, HISTORY_BONUS_MAX);
         let mut update = |m: G::Move, delta: i32| {
             let slot = &mut self.histories.quiet[color * G::HISTORY_SIZE + pos.history_index(m)];
             // Gravity keeps values bounded and lets old lessons fade.

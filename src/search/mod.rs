@@ -170,9 +170,8 @@ impl<G: Game> Copy for Resources<'_, G> {}
 /// What the searches of one game keep between moves: the alpha-beta
 /// transposition table or the MCTS tree, only the one in use.
 pub enum Memory<G: Game> {
-    /// The table, and each alpha-beta thread's move-ordering histories,
-    /// which carry over from move to move of a game (cleared with the
-    /// table).
+    /// The table, and each alpha-beta thread's move-ordering histories
+    /// (their memory; each search starts them afresh).
     /// Shareable: `ghast bench` searches every game in one table.
     Table(
         std::sync::Arc<TranspositionTable>,

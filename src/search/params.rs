@@ -26,6 +26,9 @@ pub struct SearchParams {
     pub lmr_min_depth: i32,
     /// Moves searched at full depth before reductions start.
     pub lmr_full_moves: i32,
+    /// A quiet move's reduction shrinks by its history / this (a plie per
+    /// this much history; negative history reduces more).
+    pub lmr_history_divisor: i32,
     /// Late move pruning: quiet moves skipped after base + depth^2 tries.
     pub lmp_base: i32,
     pub lmp_max_depth: i32,
@@ -77,6 +80,7 @@ pub const DEFAULT_PARAMS: SearchParams = SearchParams {
     lmr_divisor_x100: 225,
     lmr_min_depth: 3,
     lmr_full_moves: 3,
+    lmr_history_divisor: 8192,
     lmp_base: 4,
     lmp_max_depth: 6,
     futility_base: 100,
@@ -136,6 +140,7 @@ specs! {
     lmr_divisor_x100: 50, 2000;
     lmr_min_depth: 1, 200;
     lmr_full_moves: 1, 200;
+    lmr_history_divisor: 1, 1_000_000;
     lmp_base: 0, 1000;
     lmp_max_depth: 0, 200;
     futility_base: 0, 2000;
