@@ -611,6 +611,11 @@ impl<'a, G: Game> Worker<'a, G> {
                 0
             };
         }
+        // Without a table move this node's ordering is a guess: spend
+        // less on it (the next visit will have the move).
+        if tt_move == 0 && depth >= self.params.iir_min_depth {
+            depth -= 1;
+        }
 
         let eval = if in_check {
             -INFINITY

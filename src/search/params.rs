@@ -29,6 +29,9 @@ pub struct SearchParams {
     /// A quiet move's reduction shrinks by its history / this (a plie per
     /// this much history; negative history reduces more).
     pub lmr_history_divisor: i32,
+    /// Internal iterative reduction: from this depth, a node without a
+    /// table move is searched one ply shallower.
+    pub iir_min_depth: i32,
     /// Late move pruning: quiet moves skipped after base + depth^2 tries.
     pub lmp_base: i32,
     pub lmp_max_depth: i32,
@@ -81,6 +84,7 @@ pub const DEFAULT_PARAMS: SearchParams = SearchParams {
     lmr_min_depth: 3,
     lmr_full_moves: 3,
     lmr_history_divisor: 8192,
+    iir_min_depth: 4,
     lmp_base: 4,
     lmp_max_depth: 6,
     futility_base: 100,
@@ -141,6 +145,7 @@ specs! {
     lmr_min_depth: 1, 200;
     lmr_full_moves: 1, 200;
     lmr_history_divisor: 1, 1_000_000;
+    iir_min_depth: 1, 200;
     lmp_base: 0, 1000;
     lmp_max_depth: 0, 200;
     futility_base: 0, 2000;
