@@ -8,7 +8,7 @@
 //! Leaves go to a quiescence search over the moves the game calls tactical.
 
 use super::params::SearchParams;
-use super::time::{self, Budget};
+use super::time::{self, Budget, SearchSignals};
 use super::tt::Bound;
 use super::tt::TranspositionTable;
 use super::{
@@ -60,7 +60,13 @@ struct RootMove<M> {
     mv: M,
     score: i32,
     pv: Vec<M>,
+    /// Nodes searched below this move in the current iteration.
+    nodes: u64,
 }
+
+/// Time management reads the search's signals only from this depth on;
+/// the first iterations are too shallow to say anything.
+const TIME_SIGNALS_MIN_DEPTH: u32 = 4;
 
 pub struct Worker<'a, G: Game> {
     root: &'a GameState<G>,
@@ -93,6 +99,8 @@ pub struct Worker<'a, G: Game> {
     completed_depth: u32,
     /// Depth of the iteration in progress (bounds the check extensions).
     root_depth: i32,
+    /// What the finished iterations say, for the time manager.
+    signals: SearchSignals,
 }
 
 /// Selection sort, one step: brings the best-scored remaining move to `i`.
@@ -190,6 +198,11 @@ impl<'a, G: Game> Worker<'a, G> {
             root_moves: Vec::new(),
             completed_depth: 0,
             root_depth: 0,
+            signals: SearchSignals {
+                stable_iterations: 0,
+                score_drop: 0,
+                best_move_node_share: 0.0,
+            },
         }
     }
 
@@ -312,6 +325,7 @@ impl<'a, G: Game> Worker<'a, G> {
                 mv,
                 score: -INFINITY,
                 pv: vec![mv],
+                nodes: 0,
             })
             .collect();
 
@@ -333,6 +347,10 @@ impl<'a, G: Game> Worker<'a, G> {
         while depth <= max_depth {
             self.seldepth = 0;
             self.root_depth = depth as i32;
+            let iteration_start_nodes = self.nodes;
+            for rm in &mut self.root_moves {
+                rm.nodes = 0;
+            }
             for (pv_index, previous) in previous_scores.iter_mut().enumerate() {
                 let score = self.aspiration(&root, depth as i32, *previous, pv_index);
                 if self.stopped {
@@ -361,6 +379,20 @@ impl<'a, G: Game> Worker<'a, G> {
             }
             self.completed_depth = depth;
             let first = &self.root_moves[0];
+            self.signals = SearchSignals {
+                stable_iterations: if best.best == Some(first.mv) {
+                    self.signals.stable_iterations + 1
+                } else {
+                    0
+                },
+                score_drop: if best.depth > 0 {
+                    best.score - first.score
+                } else {
+                    0
+                },
+                best_move_node_share: first.nodes as f64
+                    / (self.nodes - iteration_start_nodes).max(1) as f64,
+            };
             best = Outcome {
                 best: Some(first.mv),
                 ponder: first.pv.get(1).copied(),
@@ -405,7 +437,13 @@ impl<'a, G: Game> Worker<'a, G> {
         }
         if let Some(b) = self.budget {
             let one_move = self.root_moves.len() == 1;
-            if one_move || self.elapsed_for_clock() >= b.soft.mul_f64(time::ITERATION_START_SHARE) {
+            let scale = if self.completed_depth >= TIME_SIGNALS_MIN_DEPTH {
+                time::soft_scale(self.params, &self.signals)
+            } else {
+                1.0
+            };
+            let start_limit = b.soft.mul_f64(time::ITERATION_START_SHARE * scale);
+            if one_move || self.elapsed_for_clock() >= start_limit {
                 return true;
             }
         }
@@ -506,6 +544,7 @@ impl<'a, G: Game> Worker<'a, G> {
         let key = root.repetition_key();
         for i in pv_index..self.root_moves.len() {
             let mv = self.root_moves[i].mv;
+            let nodes_before = self.nodes;
             let child = root.play(mv);
             self.enter(key);
             let score = if i == pv_index {
@@ -518,6 +557,7 @@ impl<'a, G: Game> Worker<'a, G> {
                 s
             };
             self.leave();
+            self.root_moves[i].nodes += self.nodes - nodes_before;
             if self.stopped {
                 break;
             }

@@ -46,6 +46,17 @@ pub struct SearchParams {
     pub qsearch_max_depth: i32,
     pub qsearch_max_moves: i32,
 
+    // ---- Time management (src/search/time.rs, `soft_scale`).
+    /// Extra soft budget, hundredths, when the best move just changed; it
+    /// halves with each iteration that keeps the move.
+    pub tm_instability_x100: i32,
+    /// Soft budget change per centipawn the score fell since the last
+    /// iteration, hundredths of a percent.
+    pub tm_score_drop_x100: i32,
+    /// How much the best move's share of the iteration's nodes shortens
+    /// the soft budget, hundredths.
+    pub tm_node_share_x100: i32,
+
     // ---- Monte Carlo tree search (`Search` = `mcts`, src/search/mcts.rs).
     /// PUCT exploration constant, hundredths (values are in [-1, 1]).
     pub mcts_cpuct_x100: i32,
@@ -93,6 +104,9 @@ pub const DEFAULT_PARAMS: SearchParams = SearchParams {
     qsearch_see_threshold: 0,
     qsearch_max_depth: 16,
     qsearch_max_moves: 3,
+    tm_instability_x100: 100,
+    tm_score_drop_x100: 100,
+    tm_node_share_x100: 100,
     mcts_cpuct_x100: 200,
     mcts_fpu_x100: 30,
     mcts_value_scale: 200,
@@ -154,6 +168,9 @@ specs! {
     qsearch_see_threshold: -2000, 2000;
     qsearch_max_depth: 1, 100;
     qsearch_max_moves: 1, 1000;
+    tm_instability_x100: 0, 1000;
+    tm_score_drop_x100: 0, 1000;
+    tm_node_share_x100: 0, 150;
     mcts_cpuct_x100: 1, 2000;
     mcts_fpu_x100: -200, 200;
     mcts_value_scale: 10, 5000;

@@ -1,11 +1,13 @@
 //! Time management: how long a `go` may think.
 //!
 //! Two budgets: the *soft* one is checked between iterations (no new
-//! iteration starts past about 60% of it, since it would not finish), the
+//! iteration starts past about 60% of it, since it would not finish; that
+//! share is scaled by [`soft_scale`] from the search's signals), the
 //! *hard* one inside the search every few hundred nodes. While pondering or
 //! in `go infinite` neither applies; on `ponderhit` the clock starts then.
 
 use super::Limits;
+use super::params::SearchParams;
 use crate::game::Color;
 use std::time::Duration;
 
@@ -24,6 +26,42 @@ const HARD_SHARE_OF_REMAINING: f64 = 0.4;
 const SOFT_SHARE_OF_REMAINING: f64 = 0.25;
 /// No iteration starts after this share of the soft budget.
 pub const ITERATION_START_SHARE: f64 = 0.6;
+
+/// What the last iterations say about how settled the search is.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SearchSignals {
+    /// Iterations in a row that ended with the same best move (0: it just
+    /// changed).
+    pub stable_iterations: u32,
+    /// The score fell by this much since the iteration before (negative:
+    /// it rose), centipawns.
+    pub score_drop: i32,
+    /// The best move's share of the last iteration's nodes, 0 to 1.
+    pub best_move_node_share: f64,
+}
+
+/// The soft-budget scales stay in this range.
+const SOFT_SCALE_RANGE: (f64, f64) = (0.3, 3.0);
+/// With a settled best move, the stability factor falls to this.
+const SETTLED_STABILITY_FACTOR: f64 = 0.75;
+/// Score drops count at most this much either way, centipawns.
+const SCORE_DROP_RANGE: (i32, i32) = (-50, 100);
+
+/// How much of the soft budget to use this time: more when the best move
+/// keeps changing, when the score falls, and when the best move has not
+/// taken most of the effort (the alternatives were hard to refute).
+pub fn soft_scale(params: &SearchParams, signals: &SearchSignals) -> f64 {
+    let instability = params.tm_instability_x100 as f64 / 100.0
+        * 0.5f64.powi(signals.stable_iterations.min(16) as i32);
+    let stability = SETTLED_STABILITY_FACTOR + instability;
+    let drop = signals
+        .score_drop
+        .clamp(SCORE_DROP_RANGE.0, SCORE_DROP_RANGE.1) as f64;
+    let falling = 1.0 + drop * params.tm_score_drop_x100 as f64 / 10_000.0;
+    let share = signals.best_move_node_share.clamp(0.0, 1.0);
+    let effort = 1.0 + (0.5 - share) * params.tm_node_share_x100 as f64 / 100.0;
+    (stability * falling.max(0.5) * effort.max(0.25)).clamp(SOFT_SCALE_RANGE.0, SOFT_SCALE_RANGE.1)
+}
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Budget {
@@ -93,6 +131,39 @@ mod tests {
             assert!(b.hard.as_millis() as u64 <= left.max(2), "{left}: {b:?}");
             assert!(b.soft <= b.hard);
         }
+    }
+
+    #[test]
+    fn unsettled_searches_get_more_time() {
+        let p = SearchParams::default();
+        let settled = SearchSignals {
+            stable_iterations: 8,
+            score_drop: 0,
+            best_move_node_share: 0.9,
+        };
+        let changed = SearchSignals {
+            stable_iterations: 0,
+            ..settled
+        };
+        let falling = SearchSignals {
+            score_drop: 60,
+            ..settled
+        };
+        let contested = SearchSignals {
+            best_move_node_share: 0.2,
+            ..settled
+        };
+        let base = soft_scale(&p, &settled);
+        assert!(base < 1.0, "{base}");
+        for s in [changed, falling, contested] {
+            assert!(soft_scale(&p, &s) > base, "{s:?}");
+        }
+        let extreme = SearchSignals {
+            stable_iterations: 0,
+            score_drop: 10_000,
+            best_move_node_share: 0.0,
+        };
+        assert!(soft_scale(&p, &extreme) <= SOFT_SCALE_RANGE.1);
     }
 
     #[test]
