@@ -738,8 +738,9 @@ impl<'a, G: Game> Worker<'a, G> {
             // Moves that give check are never pruned or reduced.
             let gives_check = child.in_check();
             if !pv_node && !in_check && quiet && !gives_check && best_score > -MATE_BOUND {
-                if depth <= p.lmp_max_depth && quiets_tried >= (p.lmp_base + depth * depth) as usize
-                {
+                // Half as many tries where the position is not improving.
+                let lmp_limit = (p.lmp_base + depth * depth) / (2 - improving as i32);
+                if depth <= p.lmp_max_depth && quiets_tried >= lmp_limit as usize {
                     continue;
                 }
                 if depth <= p.futility_max_depth

@@ -32,7 +32,8 @@ pub struct SearchParams {
     /// Internal iterative reduction: from this depth, a node without a
     /// table move is searched one ply shallower.
     pub iir_min_depth: i32,
-    /// Late move pruning: quiet moves skipped after base + depth^2 tries.
+    /// Late move pruning: quiet moves skipped after (base + depth^2) tries,
+    /// halved when the static evaluation is not improving.
     pub lmp_base: i32,
     pub lmp_max_depth: i32,
     /// Futility pruning of quiet moves: eval + base + margin * depth <= alpha.
