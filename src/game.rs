@@ -401,6 +401,14 @@ pub trait Game: Clone + Send + Sync + Sized + 'static {
         self.evaluate_with(Self::default_eval_params())
     }
 
+    /// A key of the position's slow-changing structure (in chess, the
+    /// pawns), under which the search learns how far the static
+    /// evaluation tends to be off (correction history). `None`: the game
+    /// has no such structure and the evaluation is used as it is.
+    fn structure_key(&self) -> Option<u64> {
+        None
+    }
+
     /// The position with the turn passed, when a null move is a sound
     /// pruning tool here; `None` where zugzwang is common (or the game is
     /// all zugzwang, as Nemoroth).

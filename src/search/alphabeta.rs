@@ -36,21 +36,34 @@ const HISTORY_BONUS_MAX: i32 = 1600;
 /// move them by less than a ply.
 const REDUCTION_UNIT: i32 = 1024;
 
-/// A thread's move-ordering statistics, kept from one search to the next.
+/// Correction history slots per colour (a power of two).
+const CORRECTION_SLOTS: usize = 1 << 14;
+/// Corrections are kept in 1/CORRECTION_GRAIN centipawns.
+const CORRECTION_GRAIN: i32 = 256;
+/// Weights of a correction update are out of this.
+const CORRECTION_WEIGHT_SCALE: i32 = 256;
+
+/// A thread's statistics, kept with the table from one search to the next.
 pub struct Histories {
-    /// Butterfly history of quiet moves: [colour][`Game::history_index`].
+    /// Butterfly history of quiet moves: [colour][`Game::history_index`];
+    /// started afresh by each search.
     quiet: Vec<i32>,
+    /// Correction history: [colour][structure key slot], how far the
+    /// static evaluation was off; kept for the whole game.
+    correction: Vec<i32>,
 }
 
 impl Histories {
     pub fn new<G: Game>() -> Self {
         Histories {
             quiet: vec![0; G::HISTORY_SIZE * 2],
+            correction: vec![0; CORRECTION_SLOTS * 2],
         }
     }
 
-    /// Zeroed tables sized for `G`.
-    fn reset<G: Game>(&mut self) {
+    /// Ready for a search of `G`: zeroed move histories (carrying them
+    /// over measured neutral, README), the correction history kept.
+    fn prepare<G: Game>(&mut self) {
         self.quiet.clear();
         self.quiet.resize(G::HISTORY_SIZE * 2, 0);
     }
@@ -147,9 +160,7 @@ impl<'a, G: Game> Worker<'a, G> {
         start: Instant,
         id: usize,
     ) -> Self {
-        // Each search starts from empty histories: carrying them over
-        // measured neutral (README, SPRT record).
-        histories.reset::<G>();
+        histories.prepare::<G>();
         let Resources {
             config,
             eval,
@@ -657,10 +668,10 @@ impl<'a, G: Game> Worker<'a, G> {
             depth -= 1;
         }
 
-        let eval = if in_check {
-            -INFINITY
+        let (raw_eval, eval) = if in_check {
+            (-INFINITY, -INFINITY)
         } else {
-            pos.evaluate_with(self.eval)
+            self.static_eval(pos)
         };
         self.eval_stack[ply] = eval;
         let improving = !in_check && ply >= 2 && eval > self.eval_stack[ply - 2];
@@ -818,10 +829,58 @@ impl<'a, G: Game> Worker<'a, G> {
         } else {
             Bound::Upper
         };
+        // The result says how far the evaluation was off, where the bound
+        // allows and no tactic made the score.
+        if !in_check
+            && best_move.is_none_or(|m| !pos.is_tactical(m))
+            && best_score.abs() < MATE_BOUND
+            && !(bound == Bound::Lower && best_score <= eval)
+            && !(bound == Bound::Upper && best_score >= eval)
+        {
+            self.learn_correction(pos, depth, raw_eval, best_score);
+        }
         let mv_bits = best_move.map(G::encode_move).unwrap_or(0);
         self.tt
             .store(key, mv_bits, score_to_tt(best_score, ply), depth, bound);
         best_score
+    }
+
+    /// The correction history slot of `pos`, if its game has a structure.
+    #[inline]
+    fn correction_slot(&self, pos: &G) -> Option<usize> {
+        if self.params.correction_max_cp == 0 {
+            return None;
+        }
+        let key = pos.structure_key()?;
+        Some(
+            pos.side_to_move().index() * CORRECTION_SLOTS + (key as usize & (CORRECTION_SLOTS - 1)),
+        )
+    }
+
+    /// The static evaluation as it stands, and corrected by what the
+    /// search learned about positions of the same structure.
+    fn static_eval(&self, pos: &G) -> (i32, i32) {
+        let raw = pos.evaluate_with(self.eval);
+        let corrected = match self.correction_slot(pos) {
+            Some(slot) => raw + self.histories.correction[slot] / CORRECTION_GRAIN,
+            None => raw,
+        };
+        (raw, corrected.clamp(-MATE_BOUND + 1, MATE_BOUND - 1))
+    }
+
+    /// A search result `score` at `depth` says the raw evaluation `raw`
+    /// was off by `score - raw`: move the correction towards it.
+    fn learn_correction(&mut self, pos: &G, depth: i32, raw: i32, score: i32) {
+        let Some(slot) = self.correction_slot(pos) else {
+            return;
+        };
+        let weight = (depth + 1).min(self.params.correction_max_weight);
+        let limit = self.params.correction_max_cp * CORRECTION_GRAIN;
+        let target = ((score - raw) * CORRECTION_GRAIN).clamp(-limit, limit);
+        let entry = &mut self.histories.correction[slot];
+        *entry = ((*entry as i64 * (CORRECTION_WEIGHT_SCALE - weight) as i64
+            + target as i64 * weight as i64)
+            / CORRECTION_WEIGHT_SCALE as i64) as i32;
     }
 
     #[inline]
@@ -887,7 +946,7 @@ impl<'a, G: Game> Worker<'a, G> {
         let mut best = if in_check {
             -INFINITY
         } else {
-            pos.evaluate_with(self.eval)
+            self.static_eval(pos).1
         };
         if best >= beta {
             return best;

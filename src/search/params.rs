@@ -32,6 +32,11 @@ pub struct SearchParams {
     /// Internal iterative reduction: from this depth, a node without a
     /// table move is searched one ply shallower.
     pub iir_min_depth: i32,
+    /// Correction history: the static evaluation is corrected by at most
+    /// this many centipawns, learned per structure key (0: off); a
+    /// result at depth d weighs min(d + 1, correction_max_weight) / 256.
+    pub correction_max_cp: i32,
+    pub correction_max_weight: i32,
     /// Late move pruning: quiet moves skipped after (base + depth^2) tries,
     /// halved when the static evaluation is not improving.
     pub lmp_base: i32,
@@ -97,6 +102,8 @@ pub const DEFAULT_PARAMS: SearchParams = SearchParams {
     lmr_full_moves: 3,
     lmr_history_divisor: 8192,
     iir_min_depth: 4,
+    correction_max_cp: 64,
+    correction_max_weight: 16,
     lmp_base: 4,
     lmp_max_depth: 6,
     futility_base: 100,
@@ -161,6 +168,8 @@ specs! {
     lmr_full_moves: 1, 200;
     lmr_history_divisor: 1, 1_000_000;
     iir_min_depth: 1, 200;
+    correction_max_cp: 0, 1000;
+    correction_max_weight: 1, 256;
     lmp_base: 0, 1000;
     lmp_max_depth: 0, 200;
     futility_base: 0, 2000;

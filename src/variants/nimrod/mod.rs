@@ -248,6 +248,14 @@ impl<F: Flavor> Game for Position<F> {
         eval::evaluate_with(self, params)
     }
 
+    /// The pawns of both sides.
+    fn structure_key(&self) -> Option<u64> {
+        Some(crate::game::hash_words(&[
+            self.pieces(0, pieces::PAWN),
+            self.pieces(1, pieces::PAWN),
+        ]))
+    }
+
     fn null_move(&self) -> Option<Self> {
         // Zugzwang is likely when the mover has only King and Pawns.
         if self.in_check() || !self.has_non_pawn_material(self.side.index()) {
