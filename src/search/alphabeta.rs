@@ -761,6 +761,22 @@ impl<'a, G: Game> Worker<'a, G> {
                 }
             }
 
+            // Moves that lose material by exchange, near the leaves.
+            if !in_check
+                && !gives_check
+                && best_score > -MATE_BOUND
+                && depth <= p.see_prune_max_depth
+            {
+                let threshold = if quiet {
+                    -p.see_prune_quiet_margin * depth * depth
+                } else {
+                    -p.see_prune_capture_margin * depth
+                };
+                if !pos.see_at_least_with(self.eval, mv, threshold) {
+                    continue;
+                }
+            }
+
             self.enter(rep_key);
             let new_depth = depth - 1;
             let score = if searched == 0 {

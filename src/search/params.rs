@@ -45,6 +45,12 @@ pub struct SearchParams {
     pub futility_base: i32,
     pub futility_margin: i32,
     pub futility_max_depth: i32,
+    /// Exchange pruning up to this depth: a tactical move whose exchange
+    /// loses more than capture_margin * depth, or a quiet move that loses
+    /// more than quiet_margin * depth^2, is skipped.
+    pub see_prune_max_depth: i32,
+    pub see_prune_capture_margin: i32,
+    pub see_prune_quiet_margin: i32,
     /// Quiescence skips captures whose exchange loses more than this.
     pub qsearch_see_threshold: i32,
     /// Quiescence plies at most, and moves tried per quiescence node out
@@ -109,6 +115,9 @@ pub const DEFAULT_PARAMS: SearchParams = SearchParams {
     futility_base: 100,
     futility_margin: 90,
     futility_max_depth: 6,
+    see_prune_max_depth: 8,
+    see_prune_capture_margin: 120,
+    see_prune_quiet_margin: 30,
     qsearch_see_threshold: 0,
     qsearch_max_depth: 16,
     qsearch_max_moves: 3,
@@ -175,6 +184,9 @@ specs! {
     futility_base: 0, 2000;
     futility_margin: 0, 2000;
     futility_max_depth: 0, 200;
+    see_prune_max_depth: 0, 200;
+    see_prune_capture_margin: 0, 2000;
+    see_prune_quiet_margin: 0, 2000;
     qsearch_see_threshold: -2000, 2000;
     qsearch_max_depth: 1, 100;
     qsearch_max_moves: 1, 1000;
