@@ -103,6 +103,8 @@ pub struct Worker<'a, G: Game> {
     seldepth: usize,
     stopped: bool,
     killers: Vec<[Option<G::Move>; 2]>,
+    /// The move a singular-extension search leaves out, per ply.
+    excluded: Vec<Option<G::Move>>,
     histories: &'a mut Histories,
     pv: Vec<Vec<G::Move>>,
     scores: Vec<Vec<i32>>,
@@ -199,6 +201,7 @@ impl<'a, G: Game> Worker<'a, G> {
             seldepth: 0,
             stopped: false,
             killers: vec![[None, None]; MAX_PLY + 2],
+            excluded: vec![None; MAX_PLY + 2],
             histories,
             pv: (0..=MAX_PLY + 1)
                 .map(|_| Vec::with_capacity(MAX_PLY))
@@ -635,12 +638,14 @@ impl<'a, G: Game> Worker<'a, G> {
             return pos.evaluate_with(self.eval);
         }
 
+        let excluded = self.excluded[ply];
         let key = self.tt_key(pos);
         let entry = self.tt.probe(key);
         let tt_move = entry.map(|e| e.mv).unwrap_or(0);
         if let Some(e) = entry {
             let s = score_from_tt(e.score, ply);
             if !pv_node
+                && excluded.is_none()
                 && e.depth >= depth
                 && match e.bound {
                     Bound::Exact => true,
@@ -664,7 +669,7 @@ impl<'a, G: Game> Worker<'a, G> {
         }
         // Without a table move this node's ordering is a guess: spend
         // less on it (the next visit will have the move).
-        if tt_move == 0 && depth >= self.params.iir_min_depth {
+        if tt_move == 0 && excluded.is_none() && depth >= self.params.iir_min_depth {
             depth -= 1;
         }
 
@@ -677,7 +682,7 @@ impl<'a, G: Game> Worker<'a, G> {
         let improving = !in_check && ply >= 2 && eval > self.eval_stack[ply - 2];
         let p = self.params;
 
-        if !pv_node && !in_check {
+        if !pv_node && !in_check && excluded.is_none() {
             // Reverse futility: far above beta, a quiet position stays there
             // (the null-move observation, so not where the game refuses
             // null moves for zugzwang: Nemoroth, where having to move can
@@ -743,6 +748,9 @@ impl<'a, G: Game> Worker<'a, G> {
         for i in 0..n {
             pick_best(list, &mut scores, i);
             let mv = list[i];
+            if Some(mv) == excluded {
+                continue;
+            }
             let quiet = !pos.is_tactical(mv);
 
             let child = pos.play(mv);
@@ -777,8 +785,42 @@ impl<'a, G: Game> Worker<'a, G> {
                 }
             }
 
+            let mut extension = 0;
+            if let Some(e) = entry
+                && G::encode_move(mv) == tt_move
+                && self.singular_candidate(&e, depth, ply, excluded.is_some())
+            {
+                let tt_score = score_from_tt(e.score, ply);
+                let singular_beta = tt_score - p.se_margin * depth;
+                self.excluded[ply] = Some(mv);
+                let s = self.negamax(
+                    pos,
+                    (depth - 1) / 2,
+                    singular_beta - 1,
+                    singular_beta,
+                    ply,
+                    false,
+                );
+                self.excluded[ply] = None;
+                if self.stopped {
+                    self.scores[ply] = scores;
+                    return 0;
+                }
+                if s < singular_beta {
+                    // Only the table move holds: search it deeper.
+                    extension = 1 + (!pv_node && s < singular_beta - p.se_double_margin) as i32;
+                } else if singular_beta >= beta {
+                    // Another move holds beta as well: multi-cut.
+                    self.scores[ply] = scores;
+                    return singular_beta;
+                } else if tt_score >= beta {
+                    // The table move is not the only good one: less of it.
+                    extension = -1;
+                }
+            }
+
             self.enter(rep_key);
-            let new_depth = depth - 1;
+            let new_depth = depth - 1 + extension;
             let score = if searched == 0 {
                 -self.negamax(&child, new_depth, -beta, -alpha, ply + 1, true)
             } else {
@@ -837,6 +879,14 @@ impl<'a, G: Game> Worker<'a, G> {
             }
         }
         self.scores[ply] = scores;
+        if excluded.is_some() {
+            // A singular test: no other move, or none searched, fails low.
+            return if best_score == -INFINITY {
+                alpha
+            } else {
+                best_score
+            };
+        }
 
         let bound = if best_score >= beta {
             Bound::Lower
@@ -859,6 +909,24 @@ impl<'a, G: Game> Worker<'a, G> {
         self.tt
             .store(key, mv_bits, score_to_tt(best_score, ply), depth, bound);
         best_score
+    }
+
+    /// Whether the table entry `e` makes its move a singular-extension
+    /// candidate here: deep enough and a lower bound or exact, not a
+    /// mate, and not inside another singular test.
+    fn singular_candidate(
+        &self,
+        e: &super::tt::Entry,
+        depth: i32,
+        ply: usize,
+        excluding: bool,
+    ) -> bool {
+        !excluding
+            && depth >= self.params.se_min_depth
+            && (ply as i32) < 2 * self.root_depth
+            && e.depth >= depth - 3
+            && matches!(e.bound, Bound::Lower | Bound::Exact)
+            && e.score.abs() < MATE_BOUND
     }
 
     /// The correction history slot of `pos`, if its game has a structure.

@@ -29,6 +29,13 @@ pub struct SearchParams {
     /// A quiet move's reduction shrinks by its history / this (a plie per
     /// this much history; negative history reduces more).
     pub lmr_history_divisor: i32,
+    /// Singular extensions from this depth: the table move is extended
+    /// when every other move fails below table score - margin * depth
+    /// (searched at half depth); by two plies when they fail below it by
+    /// double_margin more (not in PV nodes).
+    pub se_min_depth: i32,
+    pub se_margin: i32,
+    pub se_double_margin: i32,
     /// Internal iterative reduction: from this depth, a node without a
     /// table move is searched one ply shallower.
     pub iir_min_depth: i32,
@@ -107,6 +114,9 @@ pub const DEFAULT_PARAMS: SearchParams = SearchParams {
     lmr_min_depth: 3,
     lmr_full_moves: 3,
     lmr_history_divisor: 8192,
+    se_min_depth: 7,
+    se_margin: 2,
+    se_double_margin: 20,
     iir_min_depth: 4,
     correction_max_cp: 64,
     correction_max_weight: 16,
@@ -176,6 +186,9 @@ specs! {
     lmr_min_depth: 1, 200;
     lmr_full_moves: 1, 200;
     lmr_history_divisor: 1, 1_000_000;
+    se_min_depth: 1, 200;
+    se_margin: 0, 100;
+    se_double_margin: 0, 1000;
     iir_min_depth: 1, 200;
     correction_max_cp: 0, 1000;
     correction_max_weight: 1, 256;
