@@ -28,6 +28,8 @@ const KILLER_SCORE: i32 = 1 << 26;
 const BAD_TACTICAL_SCORE: i32 = -(1 << 26);
 /// History values stay within +-HISTORY_MAX.
 const HISTORY_MAX: i32 = 16_384;
+/// Null-move plies at most for the evaluation's margin over beta.
+const NMP_MAX_EVAL_REDUCTION: i32 = 3;
 /// History bonus of a cutoff at `depth`: per depth - offset, at most max.
 const HISTORY_BONUS_PER_DEPTH: i32 = 200;
 const HISTORY_BONUS_OFFSET: i32 = 150;
@@ -700,7 +702,9 @@ impl<'a, G: Game> Worker<'a, G> {
                 && eval >= beta
                 && let Some(null) = pos.null_move()
             {
-                let r = p.nmp_base + depth / p.nmp_divisor;
+                let r = p.nmp_base
+                    + depth / p.nmp_divisor
+                    + ((eval - beta) / p.nmp_eval_divisor).min(NMP_MAX_EVAL_REDUCTION);
                 self.enter(pos.repetition_key());
                 let score = -self.negamax(&null, depth - 1 - r, -beta, -beta + 1, ply + 1, false);
                 self.leave();

@@ -19,6 +19,9 @@ pub struct SearchParams {
     pub nmp_min_depth: i32,
     pub nmp_base: i32,
     pub nmp_divisor: i32,
+    /// ... plus one ply per this many centipawns the evaluation exceeds
+    /// beta, at most three.
+    pub nmp_eval_divisor: i32,
     /// Late move reductions: (base + ln(depth) ln(move number) / divisor),
     /// both in hundredths.
     pub lmr_base_x100: i32,
@@ -109,6 +112,7 @@ pub const DEFAULT_PARAMS: SearchParams = SearchParams {
     nmp_min_depth: 3,
     nmp_base: 3,
     nmp_divisor: 4,
+    nmp_eval_divisor: 200,
     lmr_base_x100: 75,
     lmr_divisor_x100: 225,
     lmr_min_depth: 3,
@@ -181,6 +185,7 @@ specs! {
     nmp_min_depth: 1, 200;
     nmp_base: 0, 20;
     nmp_divisor: 1, 100;
+    nmp_eval_divisor: 1, 10_000;
     lmr_base_x100: 0, 1000;
     lmr_divisor_x100: 50, 2000;
     lmr_min_depth: 1, 200;
