@@ -28,6 +28,8 @@ const KILLER_SCORE: i32 = 1 << 26;
 const BAD_TACTICAL_SCORE: i32 = -(1 << 26);
 /// History values stay within +-HISTORY_MAX.
 const HISTORY_MAX: i32 = 16_384;
+/// Marks a ply whose move has no piece-to slot (a null move).
+const NO_PIECE_TO: usize = usize::MAX;
 /// Null-move plies at most for the evaluation's margin over beta.
 const NMP_MAX_EVAL_REDUCTION: i32 = 3;
 /// History bonus of a cutoff at `depth`: per depth - offset, at most max.
@@ -53,6 +55,10 @@ pub struct Histories {
     /// Correction history: [colour][structure key slot], how far the
     /// static evaluation was off; kept for the whole game.
     correction: Vec<i32>,
+    /// Continuation history: [earlier move's piece-to][quiet reply's
+    /// piece-to] (`Game::piece_to_index`), for the moves one and two
+    /// plies back; kept for the whole game.
+    continuation: Vec<i16>,
 }
 
 impl Histories {
@@ -60,6 +66,7 @@ impl Histories {
         Histories {
             quiet: vec![0; G::HISTORY_SIZE * 2],
             correction: vec![0; CORRECTION_SLOTS * 2],
+            continuation: vec![0; G::PIECE_TO_SIZE * G::PIECE_TO_SIZE],
         }
     }
 
@@ -68,6 +75,8 @@ impl Histories {
     fn prepare<G: Game>(&mut self) {
         self.quiet.clear();
         self.quiet.resize(G::HISTORY_SIZE * 2, 0);
+        self.continuation
+            .resize(G::PIECE_TO_SIZE * G::PIECE_TO_SIZE, 0);
     }
 }
 
@@ -105,6 +114,9 @@ pub struct Worker<'a, G: Game> {
     seldepth: usize,
     stopped: bool,
     killers: Vec<[Option<G::Move>; 2]>,
+    /// The piece-to slot of the move played at each ply of the path
+    /// (`NO_PIECE_TO` for a null move), for continuation histories.
+    piece_to: Vec<usize>,
     /// The move a singular-extension search leaves out, per ply.
     excluded: Vec<Option<G::Move>>,
     histories: &'a mut Histories,
@@ -132,6 +144,13 @@ fn pick_best<M: Copy>(moves: &mut [M], scores: &mut [i32], i: usize) {
     }
     moves.swap(i, top);
     scores.swap(i, top);
+}
+
+/// A history value moved by `delta`; gravity keeps it within
+/// +-HISTORY_MAX and lets old lessons fade.
+#[inline]
+fn with_gravity(value: i32, delta: i32) -> i32 {
+    value + delta - value * delta.abs() / HISTORY_MAX
 }
 
 fn score_to_tt(score: i32, ply: usize) -> i32 {
@@ -204,6 +223,7 @@ impl<'a, G: Game> Worker<'a, G> {
             stopped: false,
             killers: vec![[None, None]; MAX_PLY + 2],
             excluded: vec![None; MAX_PLY + 2],
+            piece_to: vec![NO_PIECE_TO; MAX_PLY + 2],
             histories,
             pv: (0..=MAX_PLY + 1)
                 .map(|_| Vec::with_capacity(MAX_PLY))
@@ -560,6 +580,7 @@ impl<'a, G: Game> Worker<'a, G> {
         let key = root.repetition_key();
         for i in pv_index..self.root_moves.len() {
             let mv = self.root_moves[i].mv;
+            self.piece_to[0] = self.move_slot(root, mv);
             let nodes_before = self.nodes;
             let child = root.play(mv);
             self.enter(key);
@@ -706,6 +727,7 @@ impl<'a, G: Game> Worker<'a, G> {
                     + depth / p.nmp_divisor
                     + ((eval - beta) / p.nmp_eval_divisor).min(NMP_MAX_EVAL_REDUCTION);
                 self.enter(pos.repetition_key());
+                self.piece_to[ply] = NO_PIECE_TO;
                 let score = -self.negamax(&null, depth - 1 - r, -beta, -beta + 1, ply + 1, false);
                 self.leave();
                 if self.stopped {
@@ -736,7 +758,7 @@ impl<'a, G: Game> Worker<'a, G> {
             } else if killers[1] == Some(mv) {
                 KILLER_SCORE - 1
             } else {
-                self.quiet_history(color, pos, mv)
+                self.quiet_history(color, pos, mv) + self.continuation_history(pos, ply, mv)
             };
             scores.push(s);
         }
@@ -824,6 +846,7 @@ impl<'a, G: Game> Worker<'a, G> {
             }
 
             self.enter(rep_key);
+            self.piece_to[ply] = self.move_slot(pos, mv);
             let new_depth = depth - 1 + extension;
             let score = if searched == 0 {
                 -self.negamax(&child, new_depth, -beta, -alpha, ply + 1, true)
@@ -971,6 +994,42 @@ impl<'a, G: Game> Worker<'a, G> {
             / CORRECTION_WEIGHT_SCALE as i64) as i32;
     }
 
+    /// The slot of `mv` in continuation histories (none if the game has
+    /// no such histories).
+    #[inline]
+    fn move_slot(&self, pos: &G, mv: G::Move) -> usize {
+        if G::PIECE_TO_SIZE == 0 {
+            NO_PIECE_TO
+        } else {
+            pos.piece_to_index(mv)
+        }
+    }
+
+    /// The continuation-history slots of `mv` after the moves one and two
+    /// plies back, where those exist.
+    #[inline]
+    fn continuation_slots(&self, pos: &G, ply: usize, mv: G::Move) -> [Option<usize>; 2] {
+        let slot = self.move_slot(pos, mv);
+        let earlier = |back: usize| {
+            let prev = if ply >= back {
+                self.piece_to[ply - back]
+            } else {
+                NO_PIECE_TO
+            };
+            (prev != NO_PIECE_TO && slot != NO_PIECE_TO).then(|| prev * G::PIECE_TO_SIZE + slot)
+        };
+        [earlier(1), earlier(2)]
+    }
+
+    #[inline]
+    fn continuation_history(&self, pos: &G, ply: usize, mv: G::Move) -> i32 {
+        self.continuation_slots(pos, ply, mv)
+            .into_iter()
+            .flatten()
+            .map(|s| self.histories.continuation[s] as i32)
+            .sum()
+    }
+
     #[inline]
     fn quiet_history(&self, color: usize, pos: &G, mv: G::Move) -> i32 {
         self.histories.quiet[color * G::HISTORY_SIZE + pos.history_index(mv)]
@@ -989,8 +1048,11 @@ impl<'a, G: Game> Worker<'a, G> {
             (HISTORY_BONUS_PER_DEPTH * depth - HISTORY_BONUS_OFFSET).clamp(0, HISTORY_BONUS_MAX);
         let mut update = |m: G::Move, delta: i32| {
             let slot = &mut self.histories.quiet[color * G::HISTORY_SIZE + pos.history_index(m)];
-            // Gravity keeps values bounded and lets old lessons fade.
-            *slot += delta - *slot * delta.abs() / HISTORY_MAX;
+            *slot = with_gravity(*slot, delta);
+            for s in self.continuation_slots(pos, ply, m).into_iter().flatten() {
+                let entry = &mut self.histories.continuation[s];
+                *entry = with_gravity(*entry as i32, delta) as i16;
+            }
         };
         update(mv, bonus);
         for &m in before {
