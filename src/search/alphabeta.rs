@@ -758,7 +758,7 @@ impl<'a, G: Game> Worker<'a, G> {
             } else if killers[1] == Some(mv) {
                 KILLER_SCORE - 1
             } else {
-                self.quiet_history(color, pos, mv) + self.continuation_history(pos, ply, mv)
+                self.move_history(color, pos, ply, mv)
             };
             scores.push(s);
         }
@@ -778,6 +778,11 @@ impl<'a, G: Game> Worker<'a, G> {
                 continue;
             }
             let quiet = !pos.is_tactical(mv);
+            let history = if quiet {
+                self.move_history(color, pos, ply, mv)
+            } else {
+                0
+            };
 
             let child = pos.play(mv);
             // Moves that give check are never pruned or reduced.
@@ -791,6 +796,9 @@ impl<'a, G: Game> Worker<'a, G> {
                 if depth <= p.futility_max_depth
                     && eval + p.futility_base + p.futility_margin * depth <= alpha
                 {
+                    continue;
+                }
+                if depth <= p.history_prune_max_depth && history < -p.history_prune_margin * depth {
                     continue;
                 }
             }
@@ -860,8 +868,7 @@ impl<'a, G: Game> Worker<'a, G> {
                 {
                     r = self.lmr[(depth as usize).min(63)][searched.min(63)];
                     r += REDUCTION_UNIT * (!pv_node as i32 - improving as i32);
-                    r -=
-                        self.quiet_history(color, pos, mv) * REDUCTION_UNIT / p.lmr_history_divisor;
+                    r -= history * REDUCTION_UNIT / p.lmr_history_divisor;
                     r /= REDUCTION_UNIT;
                     // Never below depth 1, never an extension: safe for
                     // any `lmr_min_depth`, even when new_depth is 0.
@@ -1028,6 +1035,12 @@ impl<'a, G: Game> Worker<'a, G> {
             .flatten()
             .map(|s| self.histories.continuation[s] as i32)
             .sum()
+    }
+
+    /// A quiet move's history: butterfly plus continuation.
+    #[inline]
+    fn move_history(&self, color: usize, pos: &G, ply: usize, mv: G::Move) -> i32 {
+        self.quiet_history(color, pos, mv) + self.continuation_history(pos, ply, mv)
     }
 
     #[inline]

@@ -29,8 +29,9 @@ pub struct SearchParams {
     pub lmr_min_depth: i32,
     /// Moves searched at full depth before reductions start.
     pub lmr_full_moves: i32,
-    /// A quiet move's reduction shrinks by its history / this (a plie per
-    /// this much history; negative history reduces more).
+    /// A quiet move's reduction shrinks by its history (butterfly plus
+    /// continuation) / this: a ply per this much history; negative history
+    /// reduces more.
     pub lmr_history_divisor: i32,
     /// Singular extensions from this depth: the table move is extended
     /// when every other move fails below table score - margin * depth
@@ -51,6 +52,10 @@ pub struct SearchParams {
     /// halved when the static evaluation is not improving.
     pub lmp_base: i32,
     pub lmp_max_depth: i32,
+    /// History pruning: up to this depth, a quiet move whose history
+    /// (butterfly plus continuation) is below -margin * depth is skipped.
+    pub history_prune_max_depth: i32,
+    pub history_prune_margin: i32,
     /// Futility pruning of quiet moves: eval + base + margin * depth <= alpha.
     pub futility_base: i32,
     pub futility_margin: i32,
@@ -126,6 +131,8 @@ pub const DEFAULT_PARAMS: SearchParams = SearchParams {
     correction_max_weight: 16,
     lmp_base: 4,
     lmp_max_depth: 6,
+    history_prune_max_depth: 3,
+    history_prune_margin: 3000,
     futility_base: 100,
     futility_margin: 90,
     futility_max_depth: 6,
@@ -199,6 +206,8 @@ specs! {
     correction_max_weight: 1, 256;
     lmp_base: 0, 1000;
     lmp_max_depth: 0, 200;
+    history_prune_max_depth: 0, 200;
+    history_prune_margin: 0, 100_000;
     futility_base: 0, 2000;
     futility_margin: 0, 2000;
     futility_max_depth: 0, 200;
