@@ -25,6 +25,11 @@ const CHECK_INTERVAL: u64 = 512;
 const TT_MOVE_SCORE: i32 = 1 << 30;
 const GOOD_TACTICAL_SCORE: i32 = 1 << 28;
 const KILLER_SCORE: i32 = 1 << 26;
+/// Below the killers: the counter move of the move before.
+const COUNTER_SCORE: i32 = KILLER_SCORE - 2;
+/// Capture history orders tactical moves within their band by this
+/// share of its value (MVV-LVA steps are in the hundreds).
+const CAPTURE_HISTORY_ORDER_DIVISOR: i32 = 32;
 const BAD_TACTICAL_SCORE: i32 = -(1 << 26);
 /// History values stay within +-HISTORY_MAX.
 const HISTORY_MAX: i32 = 16_384;
@@ -55,6 +60,13 @@ pub struct Histories {
     /// Correction history: [colour][structure key slot], how far the
     /// static evaluation was off; kept for the whole game.
     correction: Vec<i32>,
+    /// Capture history: [colour][`capture_slot`], which tactical moves
+    /// cut off; started afresh by each search.
+    capture: Vec<i32>,
+    /// Counter moves: [earlier move's piece-to] → the quiet reply that
+    /// last cut off after it (`Game::encode_move`, 0: none); started
+    /// afresh by each search.
+    counter: Vec<u32>,
     /// Continuation history: [earlier move's piece-to][quiet reply's
     /// piece-to] (`Game::piece_to_index`), for the moves one and two
     /// plies back; kept for the whole game.
@@ -66,6 +78,8 @@ impl Histories {
         Histories {
             quiet: vec![0; G::HISTORY_SIZE * 2],
             correction: vec![0; CORRECTION_SLOTS * 2],
+            capture: vec![0; capture_slots::<G>() * 2],
+            counter: vec![0; G::PIECE_TO_SIZE],
             continuation: vec![0; G::PIECE_TO_SIZE * G::PIECE_TO_SIZE],
         }
     }
@@ -75,6 +89,10 @@ impl Histories {
     fn prepare<G: Game>(&mut self) {
         self.quiet.clear();
         self.quiet.resize(G::HISTORY_SIZE * 2, 0);
+        self.capture.clear();
+        self.capture.resize(capture_slots::<G>() * 2, 0);
+        self.counter.clear();
+        self.counter.resize(G::PIECE_TO_SIZE, 0);
         self.continuation
             .resize(G::PIECE_TO_SIZE * G::PIECE_TO_SIZE, 0);
     }
@@ -144,6 +162,22 @@ fn pick_best<M: Copy>(moves: &mut [M], scores: &mut [i32], i: usize) {
     }
     moves.swap(i, top);
     scores.swap(i, top);
+}
+
+/// Slots per colour of the capture history: piece-to where the game has
+/// it, else the butterfly slots.
+fn capture_slots<G: Game>() -> usize {
+    if G::PIECE_TO_SIZE > 0 {
+        G::PIECE_TO_SIZE
+    } else {
+        G::HISTORY_SIZE
+    }
+}
+
+/// The history bonus of a cutoff at `depth`.
+#[inline]
+fn history_bonus(depth: i32) -> i32 {
+    (HISTORY_BONUS_PER_DEPTH * depth - HISTORY_BONUS_OFFSET).clamp(0, HISTORY_BONUS_MAX)
 }
 
 /// A history value moved by `delta`; gravity keeps it within
@@ -744,19 +778,24 @@ impl<'a, G: Game> Worker<'a, G> {
         scores.clear();
         let color = pos.side_to_move().index();
         let killers = self.killers[ply];
+        let counter = self.counter_move(ply);
         for &mv in moves.as_slice() {
             let s = if G::encode_move(mv) == tt_move {
                 TT_MOVE_SCORE
             } else if pos.is_tactical(mv) {
-                if pos.see_at_least_with(self.eval, mv, 0) {
-                    GOOD_TACTICAL_SCORE + pos.tactical_score(mv)
+                let band = if pos.see_at_least_with(self.eval, mv, 0) {
+                    GOOD_TACTICAL_SCORE
                 } else {
-                    BAD_TACTICAL_SCORE + pos.tactical_score(mv)
-                }
+                    BAD_TACTICAL_SCORE
+                };
+                band + pos.tactical_score(mv)
+                    + self.capture_history(color, pos, mv) / CAPTURE_HISTORY_ORDER_DIVISOR
             } else if killers[0] == Some(mv) {
                 KILLER_SCORE
             } else if killers[1] == Some(mv) {
                 KILLER_SCORE - 1
+            } else if counter == G::encode_move(mv) {
+                COUNTER_SCORE
             } else {
                 self.move_history(color, pos, ply, mv)
             };
@@ -907,6 +946,8 @@ impl<'a, G: Game> Worker<'a, G> {
                         if quiet {
                             self.reward_quiet(pos, ply, depth, mv, &list[..i]);
                         }
+                        let tactical_best = (!quiet).then_some(mv);
+                        self.reward_capture(pos, depth, tactical_best, &list[..i]);
                         break;
                     }
                 }
@@ -1048,6 +1089,48 @@ impl<'a, G: Game> Worker<'a, G> {
         self.histories.quiet[color * G::HISTORY_SIZE + pos.history_index(mv)]
     }
 
+    /// The quiet reply that last cut off after the move into this node
+    /// (encoded; 0: none).
+    #[inline]
+    fn counter_move(&self, ply: usize) -> u32 {
+        match ply.checked_sub(1).map(|p| self.piece_to[p]) {
+            Some(prev) if prev != NO_PIECE_TO => self.histories.counter[prev],
+            _ => 0,
+        }
+    }
+
+    #[inline]
+    fn capture_slot(&self, color: usize, pos: &G, mv: G::Move) -> usize {
+        let slot = if G::PIECE_TO_SIZE > 0 {
+            pos.piece_to_index(mv)
+        } else {
+            pos.history_index(mv)
+        };
+        color * capture_slots::<G>() + slot
+    }
+
+    #[inline]
+    fn capture_history(&self, color: usize, pos: &G, mv: G::Move) -> i32 {
+        self.histories.capture[self.capture_slot(color, pos, mv)]
+    }
+
+    /// A cutoff: a bonus for the tactical move that made it (`best`, if it
+    /// was tactical) and a malus for the tactical moves tried before it.
+    fn reward_capture(&mut self, pos: &G, depth: i32, best: Option<G::Move>, before: &[G::Move]) {
+        let color = pos.side_to_move().index();
+        let bonus = history_bonus(depth);
+        if let Some(mv) = best {
+            let slot = self.capture_slot(color, pos, mv);
+            self.histories.capture[slot] = with_gravity(self.histories.capture[slot], bonus);
+        }
+        for &m in before {
+            if pos.is_tactical(m) {
+                let slot = self.capture_slot(color, pos, m);
+                self.histories.capture[slot] = with_gravity(self.histories.capture[slot], -bonus);
+            }
+        }
+    }
+
     /// A quiet move caused a cutoff: killer, history bonus, and a malus for
     /// the quiet moves tried before it.
     fn reward_quiet(&mut self, pos: &G, ply: usize, depth: i32, mv: G::Move, before: &[G::Move]) {
@@ -1056,9 +1139,11 @@ impl<'a, G: Game> Worker<'a, G> {
             k[1] = k[0];
             k[0] = Some(mv);
         }
+        if ply > 0 && self.piece_to[ply - 1] != NO_PIECE_TO {
+            self.histories.counter[self.piece_to[ply - 1]] = G::encode_move(mv);
+        }
         let color = pos.side_to_move().index();
-        let bonus =
-            (HISTORY_BONUS_PER_DEPTH * depth - HISTORY_BONUS_OFFSET).clamp(0, HISTORY_BONUS_MAX);
+        let bonus = history_bonus(depth);
         let mut update = |m: G::Move, delta: i32| {
             let slot = &mut self.histories.quiet[color * G::HISTORY_SIZE + pos.history_index(m)];
             *slot = with_gravity(*slot, delta);
