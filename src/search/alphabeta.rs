@@ -33,6 +33,8 @@ const CAPTURE_HISTORY_ORDER_DIVISOR: i32 = 32;
 const BAD_TACTICAL_SCORE: i32 = -(1 << 26);
 /// History values stay within +-HISTORY_MAX.
 const HISTORY_MAX: i32 = 16_384;
+/// ProbCut verifies with a search this many plies shallower.
+const PROBCUT_REDUCTION: i32 = 4;
 /// Marks a ply whose move has no piece-to slot (a null move).
 const NO_PIECE_TO: usize = usize::MAX;
 /// Null-move plies at most for the evaluation's margin over beta.
@@ -740,6 +742,18 @@ impl<'a, G: Game> Worker<'a, G> {
         let p = self.params;
 
         if !pv_node && !in_check && excluded.is_none() {
+            // Razoring: hopelessly below alpha, only tactics can help.
+            if depth <= p.razor_max_depth
+                && eval + p.razor_base + p.razor_margin * depth * depth < alpha
+            {
+                let score = self.qsearch(pos, alpha - 1, alpha, ply, 0);
+                if self.stopped {
+                    return 0;
+                }
+                if score < alpha {
+                    return score;
+                }
+            }
             // Reverse futility: far above beta, a quiet position stays there
             // (the null-move observation, so not where the game refuses
             // null moves for zugzwang: Nemoroth, where having to move can
@@ -770,6 +784,12 @@ impl<'a, G: Game> Worker<'a, G> {
                 if score >= beta {
                     return if score >= MATE_BOUND { beta } else { score };
                 }
+            }
+            if depth >= p.probcut_min_depth
+                && beta.abs() < MATE_BOUND
+                && let Some(score) = self.probcut(pos, &entry, depth, beta, eval, ply)
+            {
+                return score;
             }
         }
 
@@ -984,6 +1004,68 @@ impl<'a, G: Game> Worker<'a, G> {
         self.tt
             .store(key, mv_bits, score_to_tt(best_score, ply), depth, bound);
         best_score
+    }
+
+    /// ProbCut: a tactical move whose exchange gains enough, and which
+    /// holds `beta + probcut_margin` in quiescence and then in a search 4
+    /// plies shallower, very likely holds beta here: the node is cut
+    /// (`Some(score)`, also stored in the table).
+    fn probcut(
+        &mut self,
+        pos: &G,
+        entry: &Option<super::tt::Entry>,
+        depth: i32,
+        beta: i32,
+        eval: i32,
+        ply: usize,
+    ) -> Option<i32> {
+        let probcut_beta = beta + self.params.probcut_margin;
+        // A table result this deep already says the cut would fail.
+        if let Some(e) = entry
+            && e.depth >= depth - PROBCUT_REDUCTION + 1
+            && score_from_tt(e.score, ply) < probcut_beta
+        {
+            return None;
+        }
+        let mut moves = G::Moves::default();
+        pos.tactical_moves(&self.history, &mut moves);
+        let rep_key = pos.repetition_key();
+        for &mv in moves.as_slice() {
+            if !pos.see_at_least_with(self.eval, mv, probcut_beta - eval) {
+                continue;
+            }
+            let child = pos.play(mv);
+            self.enter(rep_key);
+            self.piece_to[ply] = self.move_slot(pos, mv);
+            let mut score = -self.qsearch(&child, -probcut_beta, -probcut_beta + 1, ply + 1, 0);
+            if score >= probcut_beta && !self.stopped {
+                score = -self.negamax(
+                    &child,
+                    depth - PROBCUT_REDUCTION,
+                    -probcut_beta,
+                    -probcut_beta + 1,
+                    ply + 1,
+                    true,
+                );
+            }
+            self.leave();
+            if self.stopped {
+                return Some(0);
+            }
+            if score >= probcut_beta {
+                let key = self.tt_key(pos);
+                let stored = score_to_tt(score, ply);
+                self.tt.store(
+                    key,
+                    G::encode_move(mv),
+                    stored,
+                    depth - PROBCUT_REDUCTION + 1,
+                    Bound::Lower,
+                );
+                return Some(score);
+            }
+        }
+        None
     }
 
     /// Whether the table entry `e` makes its move a singular-extension
