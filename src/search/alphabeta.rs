@@ -69,10 +69,6 @@ pub struct Histories {
     /// last cut off after it (`Game::encode_move`, 0: none); started
     /// afresh by each search.
     counter: Vec<u32>,
-    /// Continuation history: [earlier move's piece-to][quiet reply's
-    /// piece-to] (`Game::piece_to_index`), for the moves one and two
-    /// plies back; kept for the whole game.
-    continuation: Vec<i16>,
 }
 
 impl Histories {
@@ -82,7 +78,6 @@ impl Histories {
             correction: vec![0; CORRECTION_SLOTS * 2],
             capture: vec![0; capture_slots::<G>() * 2],
             counter: vec![0; G::PIECE_TO_SIZE],
-            continuation: vec![0; G::PIECE_TO_SIZE * G::PIECE_TO_SIZE],
         }
     }
 
@@ -95,8 +90,6 @@ impl Histories {
         self.capture.resize(capture_slots::<G>() * 2, 0);
         self.counter.clear();
         self.counter.resize(G::PIECE_TO_SIZE, 0);
-        self.continuation
-            .resize(G::PIECE_TO_SIZE * G::PIECE_TO_SIZE, 0);
     }
 }
 
@@ -135,7 +128,7 @@ pub struct Worker<'a, G: Game> {
     stopped: bool,
     killers: Vec<[Option<G::Move>; 2]>,
     /// The piece-to slot of the move played at each ply of the path
-    /// (`NO_PIECE_TO` for a null move), for continuation histories.
+    /// (`NO_PIECE_TO` for a null move), for counter moves.
     piece_to: Vec<usize>,
     /// The move a singular-extension search leaves out, per ply.
     excluded: Vec<Option<G::Move>>,
@@ -817,7 +810,7 @@ impl<'a, G: Game> Worker<'a, G> {
             } else if counter == G::encode_move(mv) {
                 COUNTER_SCORE
             } else {
-                self.move_history(color, pos, ply, mv)
+                self.quiet_history(color, pos, mv)
             };
             scores.push(s);
         }
@@ -837,11 +830,6 @@ impl<'a, G: Game> Worker<'a, G> {
                 continue;
             }
             let quiet = !pos.is_tactical(mv);
-            let history = if quiet {
-                self.move_history(color, pos, ply, mv)
-            } else {
-                0
-            };
 
             let child = pos.play(mv);
             // Moves that give check are never pruned or reduced.
@@ -855,9 +843,6 @@ impl<'a, G: Game> Worker<'a, G> {
                 if depth <= p.futility_max_depth
                     && eval + p.futility_base + p.futility_margin * depth <= alpha
                 {
-                    continue;
-                }
-                if depth <= p.history_prune_max_depth && history < -p.history_prune_margin * depth {
                     continue;
                 }
             }
@@ -927,7 +912,8 @@ impl<'a, G: Game> Worker<'a, G> {
                 {
                     r = self.lmr[(depth as usize).min(63)][searched.min(63)];
                     r += REDUCTION_UNIT * (!pv_node as i32 - improving as i32);
-                    r -= history * REDUCTION_UNIT / p.lmr_history_divisor;
+                    r -=
+                        self.quiet_history(color, pos, mv) * REDUCTION_UNIT / p.lmr_history_divisor;
                     r /= REDUCTION_UNIT;
                     // Never below depth 1, never an extension: safe for
                     // any `lmr_min_depth`, even when new_depth is 0.
@@ -1124,8 +1110,7 @@ impl<'a, G: Game> Worker<'a, G> {
             / CORRECTION_WEIGHT_SCALE as i64) as i32;
     }
 
-    /// The slot of `mv` in continuation histories (none if the game has
-    /// no such histories).
+    /// The piece-to slot of `mv` (none if the game has no such slots).
     #[inline]
     fn move_slot(&self, pos: &G, mv: G::Move) -> usize {
         if G::PIECE_TO_SIZE == 0 {
@@ -1133,37 +1118,6 @@ impl<'a, G: Game> Worker<'a, G> {
         } else {
             pos.piece_to_index(mv)
         }
-    }
-
-    /// The continuation-history slots of `mv` after the moves one and two
-    /// plies back, where those exist.
-    #[inline]
-    fn continuation_slots(&self, pos: &G, ply: usize, mv: G::Move) -> [Option<usize>; 2] {
-        let slot = self.move_slot(pos, mv);
-        let earlier = |back: usize| {
-            let prev = if ply >= back {
-                self.piece_to[ply - back]
-            } else {
-                NO_PIECE_TO
-            };
-            (prev != NO_PIECE_TO && slot != NO_PIECE_TO).then(|| prev * G::PIECE_TO_SIZE + slot)
-        };
-        [earlier(1), earlier(2)]
-    }
-
-    #[inline]
-    fn continuation_history(&self, pos: &G, ply: usize, mv: G::Move) -> i32 {
-        self.continuation_slots(pos, ply, mv)
-            .into_iter()
-            .flatten()
-            .map(|s| self.histories.continuation[s] as i32)
-            .sum()
-    }
-
-    /// A quiet move's history: butterfly plus continuation.
-    #[inline]
-    fn move_history(&self, color: usize, pos: &G, ply: usize, mv: G::Move) -> i32 {
-        self.quiet_history(color, pos, mv) + self.continuation_history(pos, ply, mv)
     }
 
     #[inline]
@@ -1229,10 +1183,6 @@ impl<'a, G: Game> Worker<'a, G> {
         let mut update = |m: G::Move, delta: i32| {
             let slot = &mut self.histories.quiet[color * G::HISTORY_SIZE + pos.history_index(m)];
             *slot = with_gravity(*slot, delta);
-            for s in self.continuation_slots(pos, ply, m).into_iter().flatten() {
-                let entry = &mut self.histories.continuation[s];
-                *entry = with_gravity(*entry as i32, delta) as i16;
-            }
         };
         update(mv, bonus);
         for &m in before {

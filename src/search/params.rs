@@ -29,9 +29,8 @@ pub struct SearchParams {
     pub lmr_min_depth: i32,
     /// Moves searched at full depth before reductions start.
     pub lmr_full_moves: i32,
-    /// A quiet move's reduction shrinks by its history (butterfly plus
-    /// continuation) / this: a ply per this much history; negative history
-    /// reduces more.
+    /// A quiet move's reduction shrinks by its history / this: a ply per
+    /// this much history; negative history reduces more.
     pub lmr_history_divisor: i32,
     /// Razoring up to this depth: a node whose evaluation is below alpha -
     /// base - margin * depth^2 is settled by quiescence if that fails low.
@@ -61,10 +60,6 @@ pub struct SearchParams {
     /// halved when the static evaluation is not improving.
     pub lmp_base: i32,
     pub lmp_max_depth: i32,
-    /// History pruning: up to this depth, a quiet move whose history
-    /// (butterfly plus continuation) is below -margin * depth is skipped.
-    pub history_prune_max_depth: i32,
-    pub history_prune_margin: i32,
     /// Futility pruning of quiet moves: eval + base + margin * depth <= alpha.
     pub futility_base: i32,
     pub futility_margin: i32,
@@ -145,8 +140,6 @@ pub const DEFAULT_PARAMS: SearchParams = SearchParams {
     correction_max_weight: 16,
     lmp_base: 4,
     lmp_max_depth: 6,
-    history_prune_max_depth: 3,
-    history_prune_margin: 3000,
     futility_base: 100,
     futility_margin: 90,
     futility_max_depth: 6,
@@ -225,8 +218,6 @@ specs! {
     correction_max_weight: 1, 256;
     lmp_base: 0, 1000;
     lmp_max_depth: 0, 200;
-    history_prune_max_depth: 0, 200;
-    history_prune_margin: 0, 100_000;
     futility_base: 0, 2000;
     futility_margin: 0, 2000;
     futility_max_depth: 0, 200;
