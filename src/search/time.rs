@@ -67,6 +67,9 @@ pub fn soft_scale(params: &SearchParams, signals: &SearchSignals) -> f64 {
 pub struct Budget {
     pub soft: Duration,
     pub hard: Duration,
+    /// Whether the search's signals may scale the soft budget: a clock's
+    /// budget is a plan, a `movetime` is exact.
+    pub flexible: bool,
 }
 
 /// The budget for this move, or `None` when only depth/nodes/stop end it.
@@ -75,7 +78,11 @@ pub fn budget(limits: &Limits, side: Color, move_overhead: Duration) -> Option<B
         let t = Duration::from_millis(ms)
             .saturating_sub(move_overhead)
             .max(Duration::from_millis(1));
-        return Some(Budget { soft: t, hard: t });
+        return Some(Budget {
+            soft: t,
+            hard: t,
+            flexible: false,
+        });
     }
     let remaining = limits.time[side.index()]?;
     let remaining = Duration::from_millis(remaining)
@@ -100,6 +107,7 @@ pub fn budget(limits: &Limits, side: Color, move_overhead: Duration) -> Option<B
     Some(Budget {
         soft: soft.max(Duration::from_millis(1)),
         hard: hard.max(Duration::from_millis(1)),
+        flexible: true,
     })
 }
 
