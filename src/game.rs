@@ -369,6 +369,12 @@ pub trait Game: Clone + Send + Sync + Sized + 'static {
         true
     }
 
+    /// Whether [`Game::see_at_least`] plays the whole exchange out, so that
+    /// the search may prune moves by it. A cruder estimate (Vyrémorn's
+    /// victim-minus-capturer when the square is attacked at all) still
+    /// orders moves, but pruning by it throws away sound moves.
+    const SEE_IS_EXACT: bool = false;
+
     /// [`Game::see_at_least`] with the piece values of `params`, the
     /// weights the search evaluates with (`EvalFile`), so that exchanges
     /// and the evaluation agree. By default the compiled-in values.

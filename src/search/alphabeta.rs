@@ -774,7 +774,8 @@ impl<'a, G: Game> Worker<'a, G> {
             }
 
             // Moves that lose material by exchange, near the leaves.
-            if !in_check
+            if G::SEE_IS_EXACT
+                && !in_check
                 && !gives_check
                 && best_score > -MATE_BOUND
                 && depth <= p.see_prune_max_depth

@@ -57,7 +57,8 @@ pub struct SearchParams {
     pub futility_max_depth: i32,
     /// Exchange pruning up to this depth: a tactical move whose exchange
     /// loses more than capture_margin * depth, or a quiet move that loses
-    /// more than quiet_margin * depth^2, is skipped.
+    /// more than quiet_margin * depth^2, is skipped (in games whose
+    /// exchange test is exact, `Game::SEE_IS_EXACT`).
     pub see_prune_max_depth: i32,
     pub see_prune_capture_margin: i32,
     pub see_prune_quiet_margin: i32,

@@ -225,6 +225,9 @@ impl<F: Flavor> Game for Position<F> {
         self.mvv_lva(mv)
     }
 
+    /// The swap-list exchange of `tactics.rs`.
+    const SEE_IS_EXACT: bool = true;
+
     fn see_at_least(&self, mv: Move, threshold: i32) -> bool {
         self.see(mv) >= threshold
     }
