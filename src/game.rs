@@ -438,6 +438,18 @@ pub trait Game: Clone + Send + Sync + Sized + 'static {
 
     /// Slot of a move in history tables (usually from/to squares).
     fn history_index(&self, mv: Self::Move) -> usize;
+
+    /// Slots of [`Game::piece_to_index`]; 0 where the game has none (the
+    /// search then keeps no counter moves, and its capture history uses
+    /// [`Game::history_index`]).
+    const PIECE_TO_SIZE: usize = 0;
+
+    /// The moving piece (with its colour) and its destination as one slot
+    /// below [`Game::PIECE_TO_SIZE`], for counter moves (which reply
+    /// refuted which move) and capture history.
+    fn piece_to_index(&self, _mv: Self::Move) -> usize {
+        0
+    }
 }
 
 /// A game together with the history of the positions that led to it.

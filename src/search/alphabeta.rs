@@ -25,9 +25,18 @@ const CHECK_INTERVAL: u64 = 512;
 const TT_MOVE_SCORE: i32 = 1 << 30;
 const GOOD_TACTICAL_SCORE: i32 = 1 << 28;
 const KILLER_SCORE: i32 = 1 << 26;
+/// Below the killers: the counter move of the move before.
+const COUNTER_SCORE: i32 = KILLER_SCORE - 2;
+/// Capture history orders tactical moves within their band by this
+/// share of its value (MVV-LVA steps are in the hundreds).
+const CAPTURE_HISTORY_ORDER_DIVISOR: i32 = 32;
 const BAD_TACTICAL_SCORE: i32 = -(1 << 26);
 /// History values stay within +-HISTORY_MAX.
 const HISTORY_MAX: i32 = 16_384;
+/// ProbCut verifies with a search this many plies shallower.
+const PROBCUT_REDUCTION: i32 = 4;
+/// Marks a ply whose move has no piece-to slot (a null move).
+const NO_PIECE_TO: usize = usize::MAX;
 /// Null-move plies at most for the evaluation's margin over beta.
 const NMP_MAX_EVAL_REDUCTION: i32 = 3;
 /// History bonus of a cutoff at `depth`: per depth - offset, at most max.
@@ -53,6 +62,13 @@ pub struct Histories {
     /// Correction history: [colour][structure key slot], how far the
     /// static evaluation was off; kept for the whole game.
     correction: Vec<i32>,
+    /// Capture history: [colour][`capture_slot`], which tactical moves
+    /// cut off; started afresh by each search.
+    capture: Vec<i32>,
+    /// Counter moves: [earlier move's piece-to] → the quiet reply that
+    /// last cut off after it (`Game::encode_move`, 0: none); started
+    /// afresh by each search.
+    counter: Vec<u32>,
 }
 
 impl Histories {
@@ -60,6 +76,8 @@ impl Histories {
         Histories {
             quiet: vec![0; G::HISTORY_SIZE * 2],
             correction: vec![0; CORRECTION_SLOTS * 2],
+            capture: vec![0; capture_slots::<G>() * 2],
+            counter: vec![0; G::PIECE_TO_SIZE],
         }
     }
 
@@ -68,6 +86,10 @@ impl Histories {
     fn prepare<G: Game>(&mut self) {
         self.quiet.clear();
         self.quiet.resize(G::HISTORY_SIZE * 2, 0);
+        self.capture.clear();
+        self.capture.resize(capture_slots::<G>() * 2, 0);
+        self.counter.clear();
+        self.counter.resize(G::PIECE_TO_SIZE, 0);
     }
 }
 
@@ -105,6 +127,9 @@ pub struct Worker<'a, G: Game> {
     seldepth: usize,
     stopped: bool,
     killers: Vec<[Option<G::Move>; 2]>,
+    /// The piece-to slot of the move played at each ply of the path
+    /// (`NO_PIECE_TO` for a null move), for counter moves.
+    piece_to: Vec<usize>,
     /// The move a singular-extension search leaves out, per ply.
     excluded: Vec<Option<G::Move>>,
     histories: &'a mut Histories,
@@ -132,6 +157,29 @@ fn pick_best<M: Copy>(moves: &mut [M], scores: &mut [i32], i: usize) {
     }
     moves.swap(i, top);
     scores.swap(i, top);
+}
+
+/// Slots per colour of the capture history: piece-to where the game has
+/// it, else the butterfly slots.
+fn capture_slots<G: Game>() -> usize {
+    if G::PIECE_TO_SIZE > 0 {
+        G::PIECE_TO_SIZE
+    } else {
+        G::HISTORY_SIZE
+    }
+}
+
+/// The history bonus of a cutoff at `depth`.
+#[inline]
+fn history_bonus(depth: i32) -> i32 {
+    (HISTORY_BONUS_PER_DEPTH * depth - HISTORY_BONUS_OFFSET).clamp(0, HISTORY_BONUS_MAX)
+}
+
+/// A history value moved by `delta`; gravity keeps it within
+/// +-HISTORY_MAX and lets old lessons fade.
+#[inline]
+fn with_gravity(value: i32, delta: i32) -> i32 {
+    value + delta - value * delta.abs() / HISTORY_MAX
 }
 
 fn score_to_tt(score: i32, ply: usize) -> i32 {
@@ -204,6 +252,7 @@ impl<'a, G: Game> Worker<'a, G> {
             stopped: false,
             killers: vec![[None, None]; MAX_PLY + 2],
             excluded: vec![None; MAX_PLY + 2],
+            piece_to: vec![NO_PIECE_TO; MAX_PLY + 2],
             histories,
             pv: (0..=MAX_PLY + 1)
                 .map(|_| Vec::with_capacity(MAX_PLY))
@@ -560,6 +609,7 @@ impl<'a, G: Game> Worker<'a, G> {
         let key = root.repetition_key();
         for i in pv_index..self.root_moves.len() {
             let mv = self.root_moves[i].mv;
+            self.piece_to[0] = self.move_slot(root, mv);
             let nodes_before = self.nodes;
             let child = root.play(mv);
             self.enter(key);
@@ -685,6 +735,18 @@ impl<'a, G: Game> Worker<'a, G> {
         let p = self.params;
 
         if !pv_node && !in_check && excluded.is_none() {
+            // Razoring: hopelessly below alpha, only tactics can help.
+            if depth <= p.razor_max_depth
+                && eval + p.razor_base + p.razor_margin * depth * depth < alpha
+            {
+                let score = self.qsearch(pos, alpha - 1, alpha, ply, 0);
+                if self.stopped {
+                    return 0;
+                }
+                if score < alpha {
+                    return score;
+                }
+            }
             // Reverse futility: far above beta, a quiet position stays there
             // (the null-move observation, so not where the game refuses
             // null moves for zugzwang: Nemoroth, where having to move can
@@ -706,6 +768,7 @@ impl<'a, G: Game> Worker<'a, G> {
                     + depth / p.nmp_divisor
                     + ((eval - beta) / p.nmp_eval_divisor).min(NMP_MAX_EVAL_REDUCTION);
                 self.enter(pos.repetition_key());
+                self.piece_to[ply] = NO_PIECE_TO;
                 let score = -self.negamax(&null, depth - 1 - r, -beta, -beta + 1, ply + 1, false);
                 self.leave();
                 if self.stopped {
@@ -715,6 +778,12 @@ impl<'a, G: Game> Worker<'a, G> {
                     return if score >= MATE_BOUND { beta } else { score };
                 }
             }
+            if depth >= p.probcut_min_depth
+                && beta.abs() < MATE_BOUND
+                && let Some(score) = self.probcut(pos, &entry, depth, beta, eval, ply)
+            {
+                return score;
+            }
         }
 
         // Move ordering scores.
@@ -722,19 +791,24 @@ impl<'a, G: Game> Worker<'a, G> {
         scores.clear();
         let color = pos.side_to_move().index();
         let killers = self.killers[ply];
+        let counter = self.counter_move(ply);
         for &mv in moves.as_slice() {
             let s = if G::encode_move(mv) == tt_move {
                 TT_MOVE_SCORE
             } else if pos.is_tactical(mv) {
-                if pos.see_at_least_with(self.eval, mv, 0) {
-                    GOOD_TACTICAL_SCORE + pos.tactical_score(mv)
+                let band = if pos.see_at_least_with(self.eval, mv, 0) {
+                    GOOD_TACTICAL_SCORE
                 } else {
-                    BAD_TACTICAL_SCORE + pos.tactical_score(mv)
-                }
+                    BAD_TACTICAL_SCORE
+                };
+                band + pos.tactical_score(mv)
+                    + self.capture_history(color, pos, mv) / CAPTURE_HISTORY_ORDER_DIVISOR
             } else if killers[0] == Some(mv) {
                 KILLER_SCORE
             } else if killers[1] == Some(mv) {
                 KILLER_SCORE - 1
+            } else if counter == G::encode_move(mv) {
+                COUNTER_SCORE
             } else {
                 self.quiet_history(color, pos, mv)
             };
@@ -825,6 +899,7 @@ impl<'a, G: Game> Worker<'a, G> {
             }
 
             self.enter(rep_key);
+            self.piece_to[ply] = self.move_slot(pos, mv);
             let new_depth = depth - 1 + extension;
             let score = if searched == 0 {
                 -self.negamax(&child, new_depth, -beta, -alpha, ply + 1, true)
@@ -878,6 +953,8 @@ impl<'a, G: Game> Worker<'a, G> {
                         if quiet {
                             self.reward_quiet(pos, ply, depth, mv, &list[..i]);
                         }
+                        let tactical_best = (!quiet).then_some(mv);
+                        self.reward_capture(pos, depth, tactical_best, &list[..i]);
                         break;
                     }
                 }
@@ -914,6 +991,68 @@ impl<'a, G: Game> Worker<'a, G> {
         self.tt
             .store(key, mv_bits, score_to_tt(best_score, ply), depth, bound);
         best_score
+    }
+
+    /// ProbCut: a tactical move whose exchange gains enough, and which
+    /// holds `beta + probcut_margin` in quiescence and then in a search 4
+    /// plies shallower, very likely holds beta here: the node is cut
+    /// (`Some(score)`, also stored in the table).
+    fn probcut(
+        &mut self,
+        pos: &G,
+        entry: &Option<super::tt::Entry>,
+        depth: i32,
+        beta: i32,
+        eval: i32,
+        ply: usize,
+    ) -> Option<i32> {
+        let probcut_beta = beta + self.params.probcut_margin;
+        // A table result this deep already says the cut would fail.
+        if let Some(e) = entry
+            && e.depth > depth - PROBCUT_REDUCTION
+            && score_from_tt(e.score, ply) < probcut_beta
+        {
+            return None;
+        }
+        let mut moves = G::Moves::default();
+        pos.tactical_moves(&self.history, &mut moves);
+        let rep_key = pos.repetition_key();
+        for &mv in moves.as_slice() {
+            if !pos.see_at_least_with(self.eval, mv, probcut_beta - eval) {
+                continue;
+            }
+            let child = pos.play(mv);
+            self.enter(rep_key);
+            self.piece_to[ply] = self.move_slot(pos, mv);
+            let mut score = -self.qsearch(&child, -probcut_beta, -probcut_beta + 1, ply + 1, 0);
+            if score >= probcut_beta && !self.stopped {
+                score = -self.negamax(
+                    &child,
+                    depth - PROBCUT_REDUCTION,
+                    -probcut_beta,
+                    -probcut_beta + 1,
+                    ply + 1,
+                    true,
+                );
+            }
+            self.leave();
+            if self.stopped {
+                return Some(0);
+            }
+            if score >= probcut_beta {
+                let key = self.tt_key(pos);
+                let stored = score_to_tt(score, ply);
+                self.tt.store(
+                    key,
+                    G::encode_move(mv),
+                    stored,
+                    depth - PROBCUT_REDUCTION + 1,
+                    Bound::Lower,
+                );
+                return Some(score);
+            }
+        }
+        None
     }
 
     /// Whether the table entry `e` makes its move a singular-extension
@@ -972,9 +1111,61 @@ impl<'a, G: Game> Worker<'a, G> {
             / CORRECTION_WEIGHT_SCALE as i64) as i32;
     }
 
+    /// The piece-to slot of `mv` (none if the game has no such slots).
+    #[inline]
+    fn move_slot(&self, pos: &G, mv: G::Move) -> usize {
+        if G::PIECE_TO_SIZE == 0 {
+            NO_PIECE_TO
+        } else {
+            pos.piece_to_index(mv)
+        }
+    }
+
     #[inline]
     fn quiet_history(&self, color: usize, pos: &G, mv: G::Move) -> i32 {
         self.histories.quiet[color * G::HISTORY_SIZE + pos.history_index(mv)]
+    }
+
+    /// The quiet reply that last cut off after the move into this node
+    /// (encoded; 0: none).
+    #[inline]
+    fn counter_move(&self, ply: usize) -> u32 {
+        match ply.checked_sub(1).map(|p| self.piece_to[p]) {
+            Some(prev) if prev != NO_PIECE_TO => self.histories.counter[prev],
+            _ => 0,
+        }
+    }
+
+    #[inline]
+    fn capture_slot(&self, color: usize, pos: &G, mv: G::Move) -> usize {
+        let slot = if G::PIECE_TO_SIZE > 0 {
+            pos.piece_to_index(mv)
+        } else {
+            pos.history_index(mv)
+        };
+        color * capture_slots::<G>() + slot
+    }
+
+    #[inline]
+    fn capture_history(&self, color: usize, pos: &G, mv: G::Move) -> i32 {
+        self.histories.capture[self.capture_slot(color, pos, mv)]
+    }
+
+    /// A cutoff: a bonus for the tactical move that made it (`best`, if it
+    /// was tactical) and a malus for the tactical moves tried before it.
+    fn reward_capture(&mut self, pos: &G, depth: i32, best: Option<G::Move>, before: &[G::Move]) {
+        let color = pos.side_to_move().index();
+        let bonus = history_bonus(depth);
+        if let Some(mv) = best {
+            let slot = self.capture_slot(color, pos, mv);
+            self.histories.capture[slot] = with_gravity(self.histories.capture[slot], bonus);
+        }
+        for &m in before {
+            if pos.is_tactical(m) {
+                let slot = self.capture_slot(color, pos, m);
+                self.histories.capture[slot] = with_gravity(self.histories.capture[slot], -bonus);
+            }
+        }
     }
 
     /// A quiet move caused a cutoff: killer, history bonus, and a malus for
@@ -985,13 +1176,14 @@ impl<'a, G: Game> Worker<'a, G> {
             k[1] = k[0];
             k[0] = Some(mv);
         }
+        if ply > 0 && self.piece_to[ply - 1] != NO_PIECE_TO {
+            self.histories.counter[self.piece_to[ply - 1]] = G::encode_move(mv);
+        }
         let color = pos.side_to_move().index();
-        let bonus =
-            (HISTORY_BONUS_PER_DEPTH * depth - HISTORY_BONUS_OFFSET).clamp(0, HISTORY_BONUS_MAX);
+        let bonus = history_bonus(depth);
         let mut update = |m: G::Move, delta: i32| {
             let slot = &mut self.histories.quiet[color * G::HISTORY_SIZE + pos.history_index(m)];
-            // Gravity keeps values bounded and lets old lessons fade.
-            *slot += delta - *slot * delta.abs() / HISTORY_MAX;
+            *slot = with_gravity(*slot, delta);
         };
         update(mv, bonus);
         for &m in before {

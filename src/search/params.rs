@@ -29,9 +29,18 @@ pub struct SearchParams {
     pub lmr_min_depth: i32,
     /// Moves searched at full depth before reductions start.
     pub lmr_full_moves: i32,
-    /// A quiet move's reduction shrinks by its history / this (a plie per
-    /// this much history; negative history reduces more).
+    /// A quiet move's reduction shrinks by its history / this: a ply per
+    /// this much history; negative history reduces more.
     pub lmr_history_divisor: i32,
+    /// Razoring up to this depth: a node whose evaluation is below alpha -
+    /// base - margin * depth^2 is settled by quiescence if that fails low.
+    pub razor_max_depth: i32,
+    pub razor_base: i32,
+    pub razor_margin: i32,
+    /// ProbCut from this depth: a tactical move that holds beta + margin
+    /// in a search 4 plies shallower cuts the node.
+    pub probcut_min_depth: i32,
+    pub probcut_margin: i32,
     /// Singular extensions from this depth: the table move is extended
     /// when every other move fails below table score - margin * depth
     /// (searched at half depth); by two plies when they fail below it by
@@ -119,6 +128,11 @@ pub const DEFAULT_PARAMS: SearchParams = SearchParams {
     lmr_min_depth: 3,
     lmr_full_moves: 3,
     lmr_history_divisor: 8192,
+    razor_max_depth: 3,
+    razor_base: 400,
+    razor_margin: 250,
+    probcut_min_depth: 5,
+    probcut_margin: 200,
     se_min_depth: 7,
     se_margin: 2,
     se_double_margin: 20,
@@ -192,6 +206,11 @@ specs! {
     lmr_min_depth: 1, 200;
     lmr_full_moves: 1, 200;
     lmr_history_divisor: 1, 1_000_000;
+    razor_max_depth: 0, 200;
+    razor_base: 0, 5000;
+    razor_margin: 0, 5000;
+    probcut_min_depth: 1, 200;
+    probcut_margin: 0, 5000;
     se_min_depth: 1, 200;
     se_margin: 0, 100;
     se_double_margin: 0, 1000;

@@ -286,6 +286,16 @@ impl<F: Flavor> Game for Position<F> {
         (mv.0 & 0x0fff) as usize
     }
 
+    const PIECE_TO_SIZE: usize = 2 * pieces::KIND_COUNT * 64;
+
+    #[inline(always)]
+    fn piece_to_index(&self, mv: Move) -> usize {
+        let piece = self.board[mv.from() as usize];
+        let colored_kind =
+            pieces::piece_color(piece) * pieces::KIND_COUNT + pieces::piece_kind(piece);
+        colored_kind * 64 + mv.to() as usize
+    }
+
     fn board_view(&self) -> crate::board_view::BoardView {
         self.view()
     }
