@@ -65,6 +65,35 @@ pub const KIND_NAMES: [&str; KIND_COUNT] = [
 /// A midgame/endgame pair.
 pub type Score = [i32; 2];
 
+/// Kinds worth less than this (midgame material) attack as minor pieces
+/// in the threat terms: Knight, Hunter, Hawker.
+pub const MINOR_VALUE_LIMIT: i32 = 450;
+/// Kinds worth less than this and not minor attack as major pieces: the
+/// five-way hunters and the Dragon kinds; the Queen is neither.
+pub const MAJOR_VALUE_LIMIT: i32 = 800;
+
+/// One colour's attacks, gathered in the piece pass for the threat and
+/// safe-check terms.
+#[derive(Default)]
+struct AttackMaps {
+    /// Squares attacked by any piece, Pawns and King included.
+    all: Bitboard,
+    /// Squares attacked at least twice.
+    twice: Bitboard,
+    minor: Bitboard,
+    major: Bitboard,
+    king: Bitboard,
+    by_kind: [Bitboard; KIND_COUNT],
+}
+
+impl AttackMaps {
+    #[inline]
+    fn add(&mut self, att: Bitboard) {
+        self.twice |= self.all & att;
+        self.all |= att;
+    }
+}
+
 /// Every evaluation weight. Field docs say what each term measures; the
 /// values live in `tuning/nimrod.params`, whose format (shared with the
 /// other evaluators) is [`crate::params_file`]. `Default` is all zeros.
@@ -111,6 +140,22 @@ pub struct EvalParams {
     pub isolated_pawn: Score,
     /// Passed-pawn bonus by steps to promotion, `[mg/eg][steps - 1]`.
     pub passed_pawn: [[i32; PASSED_STEPS]; 2],
+    /// Attack units added to the danger of a King that a kind of the
+    /// enemy can check from a square we do not attack.
+    pub safe_check: [i32; KIND_COUNT],
+    /// An enemy non-Pawn piece attacked by a Pawn that is safe (not
+    /// attacked, or defended).
+    pub threat_by_safe_pawn: Score,
+    /// Per victim kind: attacked by a minor piece (a kind worth less than
+    /// [`MINOR_VALUE_LIMIT`]), the victim being weak or a defended piece.
+    pub threat_by_minor: [Score; KIND_COUNT],
+    /// Per victim kind: a weak piece attacked by a major piece (worth less
+    /// than [`MAJOR_VALUE_LIMIT`], not a minor: the five-way hunters).
+    pub threat_by_major: [Score; KIND_COUNT],
+    /// A weak piece attacked by the King.
+    pub threat_by_king: Score,
+    /// A weak piece that is undefended, or a non-Pawn attacked twice.
+    pub hanging: Score,
     /// Side to move.
     pub tempo: Score,
 }
@@ -162,6 +207,16 @@ impl ParamSet for EvalParams {
             .param("isolated_pawn", &mut self.isolated_pawn)
             .param("passed_pawn.mg", mg)
             .param("passed_pawn.eg", eg);
+        v.section(
+            "Safe checks: attack units per enemy kind that can check from an unattacked square.",
+        )
+        .per_kind("safe_check", k, &mut self.safe_check);
+        v.section("Threats (midgame endgame): weak = attacked by us and not strongly protected.")
+            .param("threat_by_safe_pawn", &mut self.threat_by_safe_pawn)
+            .per_kind("threat_by_minor", k, &mut self.threat_by_minor)
+            .per_kind("threat_by_major", k, &mut self.threat_by_major)
+            .param("threat_by_king", &mut self.threat_by_king)
+            .param("hanging", &mut self.hanging);
         v.section("Side to move (midgame endgame).")
             .param("tempo", &mut self.tempo);
     }
@@ -301,6 +356,76 @@ fn build_geo(t: &Tables, corner: bool) -> Box<Geo> {
     g
 }
 
+/// Colour `c`'s threats against the enemy pieces; `their_pawn_att` is
+/// the enemy Pawns' attacks.
+fn threats<F: Flavor>(
+    pos: &Position<F>,
+    p: &EvalParams,
+    maps: &[AttackMaps; 2],
+    their_pawn_att: Bitboard,
+    c: usize,
+) -> Score {
+    let them = c ^ 1;
+    let (ours, theirs) = (&maps[c], &maps[them]);
+    let enemies = pos.by_color[them] & !bit(pos.king[them]);
+    let non_pawn = enemies & !pos.pieces(them, PAWN);
+    let strongly_protected = their_pawn_att | (theirs.twice & !ours.twice);
+    let weak = enemies & !strongly_protected & ours.all;
+    let kind_at = |s: u8| piece_kind(pos.board[s as usize]);
+    let mut score = [0, 0];
+    let mut add = |v: Score, n: i32| {
+        score[0] += v[0] * n;
+        score[1] += v[1] * n;
+    };
+    for s in squares((weak | (non_pawn & strongly_protected)) & ours.minor) {
+        add(p.threat_by_minor[kind_at(s)], 1);
+    }
+    for s in squares(weak & ours.major) {
+        add(p.threat_by_major[kind_at(s)], 1);
+    }
+    if weak & ours.king != 0 {
+        add(p.threat_by_king, 1);
+    }
+    let loose = !theirs.all | (non_pawn & ours.twice);
+    add(p.hanging, (weak & loose).count_ones() as i32);
+    let t = Position::<F>::tables();
+    let safe_pawns = pos.pieces(c, PAWN) & (!theirs.all | ours.all);
+    let safe_pawn_att = squares(safe_pawns).fold(0, |a, s| a | t.pawn_capture[c][s as usize]);
+    add(
+        p.threat_by_safe_pawn,
+        (safe_pawn_att & non_pawn).count_ones() as i32,
+    );
+    score
+}
+
+/// Attack units against colour `c`'s King for every enemy kind that can
+/// give check from a square `c` does not attack.
+fn safe_check_units<F: Flavor>(
+    pos: &Position<F>,
+    p: &EvalParams,
+    maps: &[AttackMaps; 2],
+    c: usize,
+) -> i32 {
+    let them = c ^ 1;
+    let t = Position::<F>::tables();
+    let occ = pos.occupied();
+    let king = pos.king[c];
+    let safe = !maps[c].all & !pos.by_color[them];
+    let mut units = 0;
+    for kind in KNIGHT..KIND_COUNT {
+        if kind == KING || p.safe_check[kind] == 0 || pos.pieces(them, kind) == 0 {
+            continue;
+        }
+        // Black's vectors are White's negated: colour c's moves from the
+        // King reach the squares an enemy piece of this kind checks from.
+        let checks = attacks(t, c, kind, king, occ);
+        if checks & maps[them].by_kind[kind] & safe != 0 {
+            units += p.safe_check[kind];
+        }
+    }
+    units
+}
+
 /// Static evaluation with the built-in parameters, in centipawns from the
 /// side to move's point of view.
 pub fn evaluate<F: Flavor>(pos: &Position<F>) -> i32 {
@@ -334,6 +459,7 @@ pub fn evaluate_with<F: Flavor>(pos: &Position<F>, p: &EvalParams) -> i32 {
     let mut attackers = [0i32; 2];
     let mut phase = 0i32;
     let mut slide_dirs = [0u8; 2];
+    let mut maps = [AttackMaps::default(), AttackMaps::default()];
 
     for c in 0..2 {
         let them = c ^ 1;
@@ -375,6 +501,14 @@ pub fn evaluate_with<F: Flavor>(pos: &Position<F>, p: &EvalParams) -> i32 {
                     if br != 0 {
                         att |= sliders.bishop(s, occ) & br;
                     }
+                    let map = &mut maps[c];
+                    map.add(att);
+                    map.by_kind[kind] |= att;
+                    if mat[0] < MINOR_VALUE_LIMIT {
+                        map.minor |= att;
+                    } else if mat[0] < MAJOR_VALUE_LIMIT {
+                        map.major |= att;
+                    }
                     let m = (att & safe).count_ones() as i32 - center;
                     mg[c] += mob[0] * m;
                     eg[c] += mob[1] * m;
@@ -389,6 +523,17 @@ pub fn evaluate_with<F: Flavor>(pos: &Position<F>, p: &EvalParams) -> i32 {
         // Pawns attacking the enemy king zone add units but do not count as
         // attackers.
         units[them] += p.king_attack_weight[PAWN] * (pawn_att[c] & zone[them]).count_ones() as i32;
+        let king_att = t.steps[c][KING][pos.king[c] as usize];
+        maps[c].add(pawn_att[c]);
+        maps[c].add(king_att);
+        maps[c].king = king_att;
+    }
+
+    for c in 0..2 {
+        let [tmg, teg] = threats(pos, p, &maps, pawn_att[c ^ 1], c);
+        mg[c] += tmg;
+        eg[c] += teg;
+        units[c] += safe_check_units(pos, p, &maps, c);
     }
 
     for c in 0..2 {
@@ -744,6 +889,39 @@ mod tests {
         assert_eq!(f.passed_span[0][e4].count_ones(), 3 * 4 + 1);
         assert_eq!(f.support[0][e4].count_ones(), 16);
         assert_eq!(f.promo_steps[0][e4], 4);
+    }
+
+    /// The threat terms count what they name, and a safe check adds to
+    /// the danger of the King it reaches.
+    #[test]
+    fn threats_and_safe_checks_count() {
+        let base = default_params();
+        // The evaluation change, White's view, when `bump` raises a term.
+        let delta = |fen: &str, bump: &dyn Fn(&mut EvalParams)| {
+            let mut p = base.clone();
+            bump(&mut p);
+            let position = pos::<Fide>(fen);
+            evaluate_with(&position, &p) - evaluate_with(&position, base)
+        };
+        let plus = |s: &mut Score| *s = [s[0] + 100, s[1] + 100];
+        // A Knight attacked by a safe Black Pawn.
+        let pawn_threat = "4k3/8/3p4/4N3/8/8/8/4K3 w - - 0 1";
+        assert_eq!(
+            delta(pawn_threat, &|p| plus(&mut p.threat_by_safe_pawn)),
+            -100
+        );
+        // An undefended Hunter attacked by the Black Queen.
+        let hanging = "4k3/8/8/7H/8/K7/8/7q w - - 0 1";
+        assert_eq!(delta(hanging, &|p| plus(&mut p.hanging)), -100);
+        // The same Hunter defended by its King is not hanging.
+        let defended = "4k3/8/8/7H/6K1/8/8/7q w - - 0 1";
+        assert_eq!(delta(defended, &|p| plus(&mut p.hanging)), 0);
+        // Black's Knight checks safely from f3 while the Queen eyes f2.
+        let check = "4k3/8/8/6n1/3q4/6P1/5P1P/6K1 w - - 0 1";
+        assert!(delta(check, &|p| p.safe_check[KNIGHT] += 20) < 0);
+        // With g2 covering f3 and h3 the check is not safe.
+        let covered = "4k3/8/8/6n1/3q4/8/5PPP/6K1 w - - 0 1";
+        assert_eq!(delta(covered, &|p| p.safe_check[KNIGHT] += 20), 0);
     }
 
     #[test]
