@@ -140,6 +140,17 @@ pub struct EvalParams {
     pub isolated_pawn: Score,
     /// Passed-pawn bonus by steps to promotion, `[mg/eg][steps - 1]`.
     pub passed_pawn: [[i32; PASSED_STEPS]; 2],
+    /// Endgame, per step of King distance (Chebyshev) to a passed Pawn's
+    /// next square, by steps to promotion: the enemy King's distance
+    /// (a bonus) and our own King's (a cost).
+    pub passed_enemy_king: [i32; PASSED_STEPS],
+    pub passed_own_king: [i32; PASSED_STEPS],
+    /// Per kind: on an outpost, a square an own Pawn defends and no enemy
+    /// Pawn can ever attack.
+    pub outpost: [Score; KIND_COUNT],
+    /// An enemy non-Pawn piece that a safe single push of our Pawn would
+    /// attack.
+    pub threat_by_pawn_push: Score,
     /// Attack units added to the danger of a King that a kind of the
     /// enemy can check from a square we do not attack.
     pub safe_check: [i32; KIND_COUNT],
@@ -208,6 +219,13 @@ impl ParamSet for EvalParams {
             .param("passed_pawn.mg", mg)
             .param("passed_pawn.eg", eg);
         v.section(
+            "Passed Pawns, endgame, per step of King distance to the next square, by steps to promotion.",
+        )
+        .param("passed_enemy_king", &mut self.passed_enemy_king)
+        .param("passed_own_king", &mut self.passed_own_king);
+        v.section("Outposts: per kind on a Pawn-defended square no enemy Pawn can attack (midgame endgame).")
+            .per_kind("outpost", k, &mut self.outpost);
+        v.section(
             "Safe checks: attack units per enemy kind that can check from an unattacked square.",
         )
         .per_kind("safe_check", k, &mut self.safe_check);
@@ -216,6 +234,7 @@ impl ParamSet for EvalParams {
             .per_kind("threat_by_minor", k, &mut self.threat_by_minor)
             .per_kind("threat_by_major", k, &mut self.threat_by_major)
             .param("threat_by_king", &mut self.threat_by_king)
+            .param("threat_by_pawn_push", &mut self.threat_by_pawn_push)
             .param("hanging", &mut self.hanging);
         v.section("Side to move (midgame endgame).")
             .param("tempo", &mut self.tempo);
@@ -254,10 +273,25 @@ struct Geo {
     /// Squares one and two forward steps from the King.
     shield_near: [[Bitboard; 64]; 2],
     shield_far: [[Bitboard; 64]; 2],
+    /// Squares a Pawn on the square can ever attack, pushed as far as it
+    /// goes.
+    attack_span: [[Bitboard; 64]; 2],
+    /// Squares where an outpost counts: advance 3 to 5.
+    outpost_zone: [Bitboard; 2],
 }
 
 static FIDE_GEO: LazyLock<Box<Geo>> = LazyLock::new(|| build_geo(&FIDE_TABLES, false));
 static CORNER_GEO: LazyLock<Box<Geo>> = LazyLock::new(|| build_geo(&CORNER_TABLES, true));
+
+/// Outposts count on these steps of advance (the fourth to sixth rank).
+const OUTPOST_ADVANCE: std::ops::RangeInclusive<u8> = 3..=5;
+
+/// King distance (Chebyshev) between two squares.
+fn distance(a: u8, b: u8) -> i32 {
+    let dx = (file_of(a) - file_of(b)).abs();
+    let dy = (rank_of(a) - rank_of(b)).abs();
+    dx.max(dy)
+}
 
 /// Advance of a square along colour `c`'s forward vector, 0..=7.
 fn advance_of(corner: bool, c: usize, sq: u8) -> u8 {
@@ -283,6 +317,8 @@ fn build_geo(t: &Tables, corner: bool) -> Box<Geo> {
         king_zone: [[0; 64]; 2],
         shield_near: [[0; 64]; 2],
         shield_far: [[0; 64]; 2],
+        attack_span: [[0; 64]; 2],
+        outpost_zone: [0; 2],
     });
     let forward = |c: usize, s: u8| t.pawn_push[c][s as usize] | t.pawn_capture[c][s as usize];
     let spread = |bb: Bitboard, f: &dyn Fn(u8) -> Bitboard| squares(bb).fold(0, |a, s| a | f(s));
@@ -310,6 +346,9 @@ fn build_geo(t: &Tables, corner: bool) -> Box<Geo> {
         for s in 0..64u8 {
             let si = s as usize;
             g.advance[c][si] = advance_of(corner, c, s);
+            if OUTPOST_ADVANCE.contains(&g.advance[c][si]) {
+                g.outpost_zone[c] |= bit(s);
+            }
             // Promotion distance: breadth-first over pushes.
             let mut frontier = bit(s);
             let mut seen = 0;
@@ -333,6 +372,7 @@ fn build_geo(t: &Tables, corner: bool) -> Box<Geo> {
                     g.passed_span[c][si] |= bit(q);
                 }
             }
+            g.attack_span[c][si] = path_attacks(path, c);
             // Own Pawn on q supports ours if one can ever defend the other.
             for q in 0..64u8 {
                 if q == s {
@@ -394,6 +434,15 @@ fn threats<F: Flavor>(
     add(
         p.threat_by_safe_pawn,
         (safe_pawn_att & non_pawn).count_ones() as i32,
+    );
+    let pushes = squares(pos.pieces(c, PAWN)).fold(0, |a, s| a | t.pawn_push[c][s as usize])
+        & !pos.occupied()
+        & !their_pawn_att
+        & (!theirs.all | ours.all);
+    let push_att = squares(pushes).fold(0, |a, s| a | t.pawn_capture[c][s as usize]);
+    add(
+        p.threat_by_pawn_push,
+        (push_att & non_pawn).count_ones() as i32,
     );
     score
 }
@@ -464,6 +513,9 @@ pub fn evaluate_with<F: Flavor>(pos: &Position<F>, p: &EvalParams) -> i32 {
     for c in 0..2 {
         let them = c ^ 1;
         let safe = !pos.by_color[c] & !pawn_att[them];
+        let enemy_pawn_reach =
+            squares(pawns[them]).fold(0, |a, q| a | g.attack_span[them][q as usize]);
+        let outposts = pawn_att[c] & !enemy_pawn_reach & g.outpost_zone[c];
         for kind in 0..KIND_COUNT {
             let bb = pos.pieces(c, kind);
             if bb == 0 {
@@ -479,6 +531,9 @@ pub fn evaluate_with<F: Flavor>(pos: &Position<F>, p: &EvalParams) -> i32 {
             let (adv, cen) = (p.advance[kind], p.centrality[kind]);
             mg[c] += mat[0] * n;
             eg[c] += mat[1] * n;
+            let on_outposts = (bb & outposts).count_ones() as i32;
+            mg[c] += p.outpost[kind][0] * on_outposts;
+            eg[c] += p.outpost[kind][1] * on_outposts;
             slide_dirs[c] |= t.slide_dirs[c][kind];
             let mobile = kind != PAWN && kind != KING;
             let (mob, center, weight) = (
@@ -553,6 +608,12 @@ pub fn evaluate_with<F: Flavor>(pos: &Position<F>, p: &EvalParams) -> i32 {
                 let i = (g.promo_steps[c][si] as usize).clamp(1, PASSED_STEPS) - 1;
                 mg[c] += p.passed_pawn[0][i];
                 eg[c] += p.passed_pawn[1][i];
+                let push = t.pawn_push[c][si];
+                if push != 0 {
+                    let next = push.trailing_zeros() as u8;
+                    eg[c] += p.passed_enemy_king[i] * distance(pos.king[them], next)
+                        + p.passed_own_king[i] * distance(pos.king[c], next);
+                }
             }
         }
         // King safety.
@@ -922,6 +983,20 @@ mod tests {
         // With g2 covering f3 and h3 the check is not safe.
         let covered = "4k3/8/8/6n1/3q4/8/5PPP/6K1 w - - 0 1";
         assert_eq!(delta(covered, &|p| p.safe_check[KNIGHT] += 20), 0);
+        // A safe push d4-d5 would attack the Knight on e6.
+        let push = "4k3/8/4n3/8/3P4/8/8/4K3 w - - 0 1";
+        assert_eq!(delta(push, &|p| plus(&mut p.threat_by_pawn_push)), 100);
+        // A Knight on e5 defended by d4: an outpost while no Black Pawn
+        // can ever attack e5, and not with one on f7.
+        let outpost = "4k3/8/8/4N3/3P4/8/8/4K3 w - - 0 1";
+        assert_eq!(delta(outpost, &|p| plus(&mut p.outpost[KNIGHT])), 100);
+        let chased = "4k3/5p2/8/4N3/3P4/8/8/4K3 w - - 0 1";
+        assert_eq!(delta(chased, &|p| plus(&mut p.outpost[KNIGHT])), 0);
+        // A Pawn on b7, the Black King seven steps from b8 (a bare
+        // endgame, so the endgame weight counts in full).
+        let race = "8/1P6/8/8/8/8/8/K6k w - - 0 1";
+        assert_eq!(delta(race, &|p| p.passed_enemy_king[0] += 10), 70);
+        assert_eq!(delta(race, &|p| p.passed_own_king[0] -= 10), -70);
     }
 
     #[test]
