@@ -735,8 +735,11 @@ impl<'a, G: Game> Worker<'a, G> {
         let p = self.params;
 
         if !pv_node && !in_check && excluded.is_none() {
-            // Razoring: hopelessly below alpha, only tactics can help.
+            // Razoring: hopelessly below alpha, only tactics can help. Not
+            // while a mate is the bound: the quiescence search has no
+            // quiet checks, so it cannot see the mate the node may hold.
             if depth <= p.razor_max_depth
+                && alpha.abs() < MATE_BOUND
                 && eval + p.razor_base + p.razor_margin * depth * depth < alpha
             {
                 let score = self.qsearch(pos, alpha - 1, alpha, ply, 0);
