@@ -89,7 +89,9 @@ impl Tunable for nemoroth::Nemoroth {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Sample {
     pub fen: String,
-    /// 1.0 / 0.5 / 0.0 from White's view.
+    /// The target from White's view: a game result (1.0 / 0.5 / 0.0) or a
+    /// soft target in [0, 1], such as one blended with a reference engine's
+    /// score.
     pub result: f64,
     /// Static evaluation at generation time, White's view.
     pub eval: i32,
@@ -97,7 +99,12 @@ pub struct Sample {
 
 impl Sample {
     pub fn to_line(&self) -> String {
-        format!("{} | {:.1} | {}", self.fen, self.result, self.eval)
+        let is_game_result = (self.result * 2.0).fract() == 0.0;
+        if is_game_result {
+            format!("{} | {:.1} | {}", self.fen, self.result, self.eval)
+        } else {
+            format!("{} | {:.4} | {}", self.fen, self.result, self.eval)
+        }
     }
 
     /// Parses one data line; `None` for blank and comment lines.
@@ -114,7 +121,13 @@ impl Sample {
             "1" | "1.0" | "1-0" => 1.0,
             "0.5" | "1/2-1/2" => 0.5,
             "0" | "0.0" | "0-1" => 0.0,
-            other => return Some(Err(format!("bad result '{other}' (1.0, 0.5 or 0.0)"))),
+            other => match other.parse::<f64>() {
+                Ok(soft) if (0.0..=1.0).contains(&soft) => soft,
+                _ => {
+                    let expected = "1.0, 0.5, 0.0 or a soft target in [0, 1]";
+                    return Some(Err(format!("bad result '{other}' ({expected})")));
+                }
+            },
         };
         let eval = match fields.get(2) {
             Some(e) => match e.parse() {
@@ -142,9 +155,16 @@ mod tests {
             result: 0.5,
             eval: -12,
         };
-        assert_eq!(Sample::parse(&s.to_line()), Some(Ok(s)));
+        assert_eq!(Sample::parse(&s.to_line()), Some(Ok(s.clone())));
         assert_eq!(Sample::parse("# game 1"), None);
         assert!(Sample::parse("x | 2 | 3").unwrap().is_err());
+        assert!(Sample::parse("x | -0.1 | 3").unwrap().is_err());
+        assert!(Sample::parse("x | NaN | 3").unwrap().is_err());
+        let soft = Sample {
+            result: 0.7421,
+            ..s
+        };
+        assert_eq!(Sample::parse(&soft.to_line()), Some(Ok(soft)));
     }
 
     #[test]
