@@ -46,6 +46,23 @@ const HISTORY_BONUS_MAX: i32 = 1600;
 /// Reductions are computed in 1/REDUCTION_UNIT plies, so that history can
 /// move them by less than a ply.
 const REDUCTION_UNIT: i32 = 1024;
+/// A relief (hundredths of a ply) at or above this means "never reduced".
+const NEVER_REDUCED_RELIEF: i32 = 1000;
+
+/// What the late move reduction of one move depends on.
+struct LateMove {
+    depth: i32,
+    new_depth: i32,
+    searched: usize,
+    pv_node: bool,
+    cut_node: bool,
+    improving: bool,
+    in_check: bool,
+    gives_check: bool,
+    quiet: bool,
+    bad_tactical: bool,
+    history: i32,
+}
 
 /// Correction history slots per colour (a power of two).
 const CORRECTION_SLOTS: usize = 1 << 14;
@@ -180,6 +197,23 @@ fn history_bonus(depth: i32) -> i32 {
 #[inline]
 fn with_gravity(value: i32, delta: i32) -> i32 {
     value + delta - value * delta.abs() / HISTORY_MAX
+}
+
+/// The static evaluation, or the table's score where its bound says the
+/// true value lies beyond the evaluation on that side; mate scores are left
+/// out, they are no estimate of the position.
+fn refine_by_table(eval: i32, tt_score: i32, bound: Bound) -> i32 {
+    let beyond = match bound {
+        Bound::Exact => true,
+        Bound::Lower => tt_score > eval,
+        Bound::Upper => tt_score < eval,
+        Bound::None => false,
+    };
+    if beyond && tt_score.abs() < MATE_BOUND {
+        tt_score
+    } else {
+        eval
+    }
 }
 
 fn score_to_tt(score: i32, ply: usize) -> i32 {
@@ -614,11 +648,37 @@ impl<'a, G: Game> Worker<'a, G> {
             let child = root.play(mv);
             self.enter(key);
             let score = if i == pv_index {
-                -self.negamax(&child, depth - 1, -beta, -alpha, 1, true)
+                -self.negamax(&child, depth - 1, -beta, -alpha, 1, true, false)
             } else {
-                let mut s = -self.negamax(&child, depth - 1, -alpha - 1, -alpha, 1, true);
+                let r = if self.params.lmr_at_root != 0 {
+                    let gives_check = child.in_check();
+                    let quiet = !root.is_tactical(mv);
+                    self.late_move_reduction(LateMove {
+                        depth,
+                        new_depth: depth - 1,
+                        searched: i - pv_index,
+                        pv_node: true,
+                        cut_node: false,
+                        improving: false,
+                        in_check: root.in_check(),
+                        gives_check,
+                        quiet,
+                        bad_tactical: false,
+                        history: if quiet {
+                            self.quiet_history(root.side_to_move().index(), root, mv)
+                        } else {
+                            0
+                        },
+                    })
+                } else {
+                    0
+                };
+                let mut s = -self.negamax(&child, depth - 1 - r, -alpha - 1, -alpha, 1, true, true);
+                if s > alpha && r > 0 {
+                    s = -self.negamax(&child, depth - 1, -alpha - 1, -alpha, 1, true, false);
+                }
                 if s > alpha && s < beta {
-                    s = -self.negamax(&child, depth - 1, -beta, -alpha, 1, true);
+                    s = -self.negamax(&child, depth - 1, -beta, -alpha, 1, true, false);
                 }
                 s
             };
@@ -657,6 +717,7 @@ impl<'a, G: Game> Worker<'a, G> {
         mut beta: i32,
         ply: usize,
         null_allowed: bool,
+        cut_node: bool,
     ) -> i32 {
         let pv_node = beta - alpha > 1;
         self.pv[ply].clear();
@@ -667,7 +728,7 @@ impl<'a, G: Game> Worker<'a, G> {
         // Check extensions stop at twice the iteration's depth: where
         // nearly every move checks (crowded boards) they would otherwise
         // keep the whole tree at full width.
-        if in_check && (ply as i32) < 2 * self.root_depth {
+        if in_check && (ply as i32) < self.params.check_extension_ply_factor * self.root_depth {
             depth += 1;
         }
         if depth <= 0 {
@@ -733,6 +794,13 @@ impl<'a, G: Game> Worker<'a, G> {
         self.eval_stack[ply] = eval;
         let improving = !in_check && ply >= 2 && eval > self.eval_stack[ply - 2];
         let p = self.params;
+        let static_eval = eval;
+        let eval = match entry {
+            Some(e) if p.tt_refines_eval != 0 && !in_check => {
+                refine_by_table(eval, score_from_tt(e.score, ply), e.bound)
+            }
+            _ => eval,
+        };
 
         if !pv_node && !in_check && excluded.is_none() {
             // Razoring: hopelessly below alpha, only tactics can help. Not
@@ -772,7 +840,15 @@ impl<'a, G: Game> Worker<'a, G> {
                     + ((eval - beta) / p.nmp_eval_divisor).min(NMP_MAX_EVAL_REDUCTION);
                 self.enter(pos.repetition_key());
                 self.piece_to[ply] = NO_PIECE_TO;
-                let score = -self.negamax(&null, depth - 1 - r, -beta, -beta + 1, ply + 1, false);
+                let score = -self.negamax(
+                    &null,
+                    depth - 1 - r,
+                    -beta,
+                    -beta + 1,
+                    ply + 1,
+                    false,
+                    !cut_node,
+                );
                 self.leave();
                 if self.stopped {
                     return 0;
@@ -882,6 +958,7 @@ impl<'a, G: Game> Worker<'a, G> {
                     singular_beta,
                     ply,
                     false,
+                    cut_node,
                 );
                 self.excluded[ply] = None;
                 if self.stopped {
@@ -905,30 +982,56 @@ impl<'a, G: Game> Worker<'a, G> {
             self.piece_to[ply] = self.move_slot(pos, mv);
             let new_depth = depth - 1 + extension;
             let score = if searched == 0 {
-                -self.negamax(&child, new_depth, -beta, -alpha, ply + 1, true)
+                -self.negamax(
+                    &child,
+                    new_depth,
+                    -beta,
+                    -alpha,
+                    ply + 1,
+                    true,
+                    !pv_node && !cut_node,
+                )
             } else {
-                let mut r = 0;
-                if depth >= p.lmr_min_depth
-                    && searched >= p.lmr_full_moves as usize
-                    && quiet
-                    && !in_check
-                    && !gives_check
-                {
-                    r = self.lmr[(depth as usize).min(63)][searched.min(63)];
-                    r += REDUCTION_UNIT * (!pv_node as i32 - improving as i32);
-                    r -=
-                        self.quiet_history(color, pos, mv) * REDUCTION_UNIT / p.lmr_history_divisor;
-                    r /= REDUCTION_UNIT;
-                    // Never below depth 1, never an extension: safe for
-                    // any `lmr_min_depth`, even when new_depth is 0.
-                    r = r.min(new_depth - 1).max(0);
-                }
-                let mut s = -self.negamax(&child, new_depth - r, -alpha - 1, -alpha, ply + 1, true);
+                let bad_tactical = !quiet && scores[i] < KILLER_SCORE;
+                let r = self.late_move_reduction(LateMove {
+                    depth,
+                    new_depth,
+                    searched,
+                    pv_node,
+                    cut_node,
+                    improving,
+                    in_check,
+                    gives_check,
+                    quiet,
+                    bad_tactical,
+                    history: if quiet {
+                        self.quiet_history(color, pos, mv)
+                    } else {
+                        0
+                    },
+                });
+                let mut s = -self.negamax(
+                    &child,
+                    new_depth - r,
+                    -alpha - 1,
+                    -alpha,
+                    ply + 1,
+                    true,
+                    true,
+                );
                 if s > alpha && r > 0 {
-                    s = -self.negamax(&child, new_depth, -alpha - 1, -alpha, ply + 1, true);
+                    s = -self.negamax(
+                        &child,
+                        new_depth,
+                        -alpha - 1,
+                        -alpha,
+                        ply + 1,
+                        true,
+                        !cut_node,
+                    );
                 }
                 if s > alpha && s < beta {
-                    s = -self.negamax(&child, new_depth, -beta, -alpha, ply + 1, true);
+                    s = -self.negamax(&child, new_depth, -beta, -alpha, ply + 1, true, false);
                 }
                 s
             };
@@ -985,8 +1088,8 @@ impl<'a, G: Game> Worker<'a, G> {
         if !in_check
             && best_move.is_none_or(|m| !pos.is_tactical(m))
             && best_score.abs() < MATE_BOUND
-            && !(bound == Bound::Lower && best_score <= eval)
-            && !(bound == Bound::Upper && best_score >= eval)
+            && !(bound == Bound::Lower && best_score <= static_eval)
+            && !(bound == Bound::Upper && best_score >= static_eval)
         {
             self.learn_correction(pos, depth, raw_eval, best_score);
         }
@@ -994,6 +1097,35 @@ impl<'a, G: Game> Worker<'a, G> {
         self.tt
             .store(key, mv_bits, score_to_tt(best_score, ply), depth, bound);
         best_score
+    }
+
+    /// The late move reduction of one move, in whole plies: the table's
+    /// value adjusted by the node and the move, never below depth 1 and
+    /// never an extension (safe for any `lmr_min_depth`, even when
+    /// `new_depth` is 0).
+    fn late_move_reduction(&self, m: LateMove) -> i32 {
+        let p = &self.params;
+        let relief = if m.gives_check {
+            p.lmr_check_relief_x100
+        } else if m.quiet {
+            0
+        } else if m.bad_tactical {
+            p.lmr_bad_tactical_relief_x100
+        } else {
+            return 0;
+        };
+        if relief >= NEVER_REDUCED_RELIEF
+            || m.depth < p.lmr_min_depth
+            || m.searched < p.lmr_full_moves as usize
+            || m.in_check
+        {
+            return 0;
+        }
+        let mut r = self.lmr[(m.depth as usize).min(63)][m.searched.min(63)];
+        r += REDUCTION_UNIT * (!m.pv_node as i32 - m.improving as i32);
+        r += (p.lmr_cut_node_x100 * m.cut_node as i32 - relief) * REDUCTION_UNIT / 100;
+        r -= m.history * REDUCTION_UNIT / p.lmr_history_divisor;
+        (r / REDUCTION_UNIT).min(m.new_depth - 1).max(0)
     }
 
     /// ProbCut: a tactical move whose exchange gains enough, and which
@@ -1036,6 +1168,7 @@ impl<'a, G: Game> Worker<'a, G> {
                     -probcut_beta + 1,
                     ply + 1,
                     true,
+                    false,
                 );
             }
             self.leave();
@@ -1239,13 +1372,17 @@ impl<'a, G: Game> Worker<'a, G> {
 
         let mut scores = std::mem::take(&mut self.scores[ply]);
         scores.clear();
+        // A capture must not lose material, and where the exchange is
+        // exact it must also gain enough to bring stand pat near alpha.
+        let mut see_threshold = self.params.qsearch_see_threshold;
+        if G::SEE_IS_EXACT && !in_check {
+            see_threshold = see_threshold.max(alpha - best - self.params.qsearch_delta_margin);
+        }
         for &mv in moves.as_slice() {
             // Out of check every move is tried; otherwise the game's
-            // tactical moves that do not lose material.
+            // tactical moves that pass the exchange test.
             let s = if pos.is_tactical(mv) {
-                if in_check
-                    || pos.see_at_least_with(self.eval, mv, self.params.qsearch_see_threshold)
-                {
+                if in_check || pos.see_at_least_with(self.eval, mv, see_threshold) {
                     GOOD_TACTICAL_SCORE + pos.tactical_score(mv)
                 } else {
                     i32::MIN
@@ -1374,6 +1511,19 @@ mod tests {
     /// Issue 15: in Nemoroth a repeated configuration is illegal, so a
     /// position's value depends on the path to it. Alabaster mates in 3
     /// with e3f2 because Obsidian's Go Away may not return to h2.
+    #[test]
+    fn table_scores_refine_the_evaluation_only_beyond_it() {
+        use super::{MATE, refine_by_table};
+        use crate::search::tt::Bound;
+        assert_eq!(refine_by_table(10, 50, Bound::Lower), 50);
+        assert_eq!(refine_by_table(10, -50, Bound::Lower), 10);
+        assert_eq!(refine_by_table(10, -50, Bound::Upper), -50);
+        assert_eq!(refine_by_table(10, 50, Bound::Upper), 10);
+        assert_eq!(refine_by_table(10, -3, Bound::Exact), -3);
+        assert_eq!(refine_by_table(10, 99, Bound::None), 10);
+        assert_eq!(refine_by_table(10, MATE - 5, Bound::Lower), 10);
+    }
+
     #[test]
     fn path_dependent_mate_in_three_is_found() {
         let state =

@@ -12,6 +12,9 @@ pub struct SearchParams {
     pub aspiration_window: i32,
     /// Aspiration starts from this depth.
     pub aspiration_min_depth: i32,
+    /// A node in check is searched a ply deeper while its ply is below
+    /// this many times the iteration's depth; 0 = no check extension.
+    pub check_extension_ply_factor: i32,
     /// Reverse futility: prune when eval - margin * depth >= beta.
     pub rfp_margin: i32,
     pub rfp_max_depth: i32,
@@ -32,6 +35,20 @@ pub struct SearchParams {
     /// A quiet move's reduction shrinks by its history / this: a ply per
     /// this much history; negative history reduces more.
     pub lmr_history_divisor: i32,
+    /// Extra reduction, hundredths of a ply, at expected cut nodes (a
+    /// null-window node whose parent expects it to fail high).
+    pub lmr_cut_node_x100: i32,
+    /// Late checking moves are reduced too, by the table less this many
+    /// hundredths of a ply; at or above 1000 they are never reduced.
+    pub lmr_check_relief_x100: i32,
+    /// Late tactical moves that lose material by exchange are reduced by
+    /// the table less this many hundredths; at or above 1000, never.
+    pub lmr_bad_tactical_relief_x100: i32,
+    /// 1: a table score whose bound allows it replaces the static
+    /// evaluation in the pruning decisions (not in `improving`).
+    pub tt_refines_eval: i32,
+    /// 1: late root moves are reduced too (by the table, as at a PV node).
+    pub lmr_at_root: i32,
     /// Razoring up to this depth: a node whose evaluation is below alpha -
     /// base - margin * depth^2 is settled by quiescence if that fails low.
     pub razor_max_depth: i32,
@@ -73,6 +90,10 @@ pub struct SearchParams {
     pub see_prune_quiet_margin: i32,
     /// Quiescence skips captures whose exchange loses more than this.
     pub qsearch_see_threshold: i32,
+    /// Delta pruning: where the exchange is exact, quiescence also skips a
+    /// capture whose exchange cannot lift stand pat to within this many
+    /// centipawns of alpha.
+    pub qsearch_delta_margin: i32,
     /// Quiescence plies at most, and moves tried per quiescence node out
     /// of check at most (in check: once one evasion has a score).
     pub qsearch_max_depth: i32,
@@ -117,6 +138,7 @@ pub struct SearchParams {
 pub const DEFAULT_PARAMS: SearchParams = SearchParams {
     aspiration_window: 25,
     aspiration_min_depth: 5,
+    check_extension_ply_factor: 2,
     rfp_margin: 80,
     rfp_max_depth: 7,
     nmp_min_depth: 3,
@@ -128,6 +150,11 @@ pub const DEFAULT_PARAMS: SearchParams = SearchParams {
     lmr_min_depth: 3,
     lmr_full_moves: 3,
     lmr_history_divisor: 8192,
+    lmr_cut_node_x100: 0,
+    lmr_check_relief_x100: 1000,
+    lmr_bad_tactical_relief_x100: 1000,
+    tt_refines_eval: 0,
+    lmr_at_root: 0,
     razor_max_depth: 3,
     razor_base: 400,
     razor_margin: 250,
@@ -148,6 +175,7 @@ pub const DEFAULT_PARAMS: SearchParams = SearchParams {
     see_prune_capture_margin: 120,
     see_prune_quiet_margin: 30,
     qsearch_see_threshold: 0,
+    qsearch_delta_margin: 5000,
     qsearch_max_depth: 16,
     qsearch_max_moves: 3,
     tm_instability_x100: 100,
@@ -195,6 +223,7 @@ macro_rules! specs {
 specs! {
     aspiration_window: 1, 1000;
     aspiration_min_depth: 1, 200;
+    check_extension_ply_factor: 0, 8;
     rfp_margin: 0, 1000;
     rfp_max_depth: 0, 200;
     nmp_min_depth: 1, 200;
@@ -206,6 +235,11 @@ specs! {
     lmr_min_depth: 1, 200;
     lmr_full_moves: 1, 200;
     lmr_history_divisor: 1, 1_000_000;
+    lmr_cut_node_x100: 0, 500;
+    lmr_check_relief_x100: 0, 1000;
+    lmr_bad_tactical_relief_x100: 0, 1000;
+    tt_refines_eval: 0, 1;
+    lmr_at_root: 0, 1;
     razor_max_depth: 0, 200;
     razor_base: 0, 5000;
     razor_margin: 0, 5000;
@@ -226,6 +260,7 @@ specs! {
     see_prune_capture_margin: 0, 2000;
     see_prune_quiet_margin: 0, 2000;
     qsearch_see_threshold: -2000, 2000;
+    qsearch_delta_margin: 0, 5000;
     qsearch_max_depth: 1, 100;
     qsearch_max_moves: 1, 1000;
     tm_instability_x100: 0, 1000;
