@@ -49,6 +49,25 @@ const REDUCTION_UNIT: i32 = 1024;
 /// A relief (hundredths of a ply) at or above this means "never reduced".
 const NEVER_REDUCED_RELIEF: i32 = 1000;
 
+/// How a node is entered: whether a null move may be tried there (not
+/// right after one, nor inside a singular test), and whether its parent
+/// expects it to fail high (a cut node, reduced more).
+#[derive(Clone, Copy)]
+struct NodeKind {
+    null_allowed: bool,
+    cut_node: bool,
+}
+
+impl NodeKind {
+    /// A child reached by a real move.
+    const fn after_move(cut_node: bool) -> Self {
+        Self {
+            null_allowed: true,
+            cut_node,
+        }
+    }
+}
+
 /// What the late move reduction of one move depends on.
 struct LateMove {
     depth: i32,
@@ -648,7 +667,14 @@ impl<'a, G: Game> Worker<'a, G> {
             let child = root.play(mv);
             self.enter(key);
             let score = if i == pv_index {
-                -self.negamax(&child, depth - 1, -beta, -alpha, 1, true, false)
+                -self.negamax(
+                    &child,
+                    depth - 1,
+                    -beta,
+                    -alpha,
+                    1,
+                    NodeKind::after_move(false),
+                )
             } else {
                 let r = if self.params.lmr_at_root != 0 {
                     let gives_check = child.in_check();
@@ -673,12 +699,33 @@ impl<'a, G: Game> Worker<'a, G> {
                 } else {
                     0
                 };
-                let mut s = -self.negamax(&child, depth - 1 - r, -alpha - 1, -alpha, 1, true, true);
+                let mut s = -self.negamax(
+                    &child,
+                    depth - 1 - r,
+                    -alpha - 1,
+                    -alpha,
+                    1,
+                    NodeKind::after_move(true),
+                );
                 if s > alpha && r > 0 {
-                    s = -self.negamax(&child, depth - 1, -alpha - 1, -alpha, 1, true, false);
+                    s = -self.negamax(
+                        &child,
+                        depth - 1,
+                        -alpha - 1,
+                        -alpha,
+                        1,
+                        NodeKind::after_move(false),
+                    );
                 }
                 if s > alpha && s < beta {
-                    s = -self.negamax(&child, depth - 1, -beta, -alpha, 1, true, false);
+                    s = -self.negamax(
+                        &child,
+                        depth - 1,
+                        -beta,
+                        -alpha,
+                        1,
+                        NodeKind::after_move(false),
+                    );
                 }
                 s
             };
@@ -716,9 +763,12 @@ impl<'a, G: Game> Worker<'a, G> {
         mut alpha: i32,
         mut beta: i32,
         ply: usize,
-        null_allowed: bool,
-        cut_node: bool,
+        kind: NodeKind,
     ) -> i32 {
+        let NodeKind {
+            null_allowed,
+            cut_node,
+        } = kind;
         let pv_node = beta - alpha > 1;
         self.pv[ply].clear();
         if self.should_stop() {
@@ -846,8 +896,10 @@ impl<'a, G: Game> Worker<'a, G> {
                     -beta,
                     -beta + 1,
                     ply + 1,
-                    false,
-                    !cut_node,
+                    NodeKind {
+                        null_allowed: false,
+                        cut_node: !cut_node,
+                    },
                 );
                 self.leave();
                 if self.stopped {
@@ -957,8 +1009,10 @@ impl<'a, G: Game> Worker<'a, G> {
                     singular_beta - 1,
                     singular_beta,
                     ply,
-                    false,
-                    cut_node,
+                    NodeKind {
+                        null_allowed: false,
+                        cut_node,
+                    },
                 );
                 self.excluded[ply] = None;
                 if self.stopped {
@@ -988,8 +1042,7 @@ impl<'a, G: Game> Worker<'a, G> {
                     -beta,
                     -alpha,
                     ply + 1,
-                    true,
-                    !pv_node && !cut_node,
+                    NodeKind::after_move(!pv_node && !cut_node),
                 )
             } else {
                 let bad_tactical = !quiet && scores[i] < KILLER_SCORE;
@@ -1016,8 +1069,7 @@ impl<'a, G: Game> Worker<'a, G> {
                     -alpha - 1,
                     -alpha,
                     ply + 1,
-                    true,
-                    true,
+                    NodeKind::after_move(true),
                 );
                 if s > alpha && r > 0 {
                     s = -self.negamax(
@@ -1026,12 +1078,18 @@ impl<'a, G: Game> Worker<'a, G> {
                         -alpha - 1,
                         -alpha,
                         ply + 1,
-                        true,
-                        !cut_node,
+                        NodeKind::after_move(!cut_node),
                     );
                 }
                 if s > alpha && s < beta {
-                    s = -self.negamax(&child, new_depth, -beta, -alpha, ply + 1, true, false);
+                    s = -self.negamax(
+                        &child,
+                        new_depth,
+                        -beta,
+                        -alpha,
+                        ply + 1,
+                        NodeKind::after_move(false),
+                    );
                 }
                 s
             };
@@ -1167,8 +1225,7 @@ impl<'a, G: Game> Worker<'a, G> {
                     -probcut_beta,
                     -probcut_beta + 1,
                     ply + 1,
-                    true,
-                    false,
+                    NodeKind::after_move(false),
                 );
             }
             self.leave();
