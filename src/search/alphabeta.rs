@@ -963,7 +963,8 @@ impl<'a, G: Game> Worker<'a, G> {
             let quiet = !pos.is_tactical(mv);
 
             let child = pos.play(mv);
-            // Moves that give check are never pruned or reduced.
+            // Moves that give check are never pruned, and reduced only
+            // where `lmr_check_relief_x100` allows it.
             let gives_check = child.in_check();
             if !pv_node && !in_check && quiet && !gives_check && best_score > -MATE_BOUND {
                 // Half as many tries where the position is not improving.
@@ -1432,7 +1433,8 @@ impl<'a, G: Game> Worker<'a, G> {
         // A capture must not lose material, and where the exchange is
         // exact it must also gain enough to bring stand pat near alpha.
         let mut see_threshold = self.params.qsearch_see_threshold;
-        if G::SEE_IS_EXACT && !in_check {
+        // Not while alpha is a mate score: a checking capture may still mate.
+        if G::SEE_IS_EXACT && !in_check && alpha.abs() < MATE_BOUND {
             see_threshold = see_threshold.max(alpha - best - self.params.qsearch_delta_margin);
         }
         for &mv in moves.as_slice() {
