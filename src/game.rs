@@ -341,6 +341,13 @@ pub trait Game: Clone + Send + Sync + Sized + 'static {
         false
     }
 
+    /// Whether the legal move `mv` gives check. The search asks before it
+    /// plays a move it may prune; games with a test cheaper than playing
+    /// the move override this.
+    fn gives_check(&self, mv: Self::Move) -> bool {
+        self.play(mv).in_check()
+    }
+
     /// Moves the quiescence search must try: captures, promotions, and
     /// whatever else changes the balance at once.
     fn is_tactical(&self, mv: Self::Move) -> bool;

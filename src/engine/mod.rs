@@ -347,6 +347,8 @@ impl<G: Game> Engine for TypedEngine<G> {
             Change::ClearMemory => lock(&self.memory).clear(),
             Change::EvalFile => {
                 self.eval = load_weights::<G>(&settings).map_err(|e| format!("EvalFile: {e}"))?;
+                // The table keeps static evaluations of the old weights.
+                lock(&self.memory).clear();
                 if let Some(path) = &settings.eval_file {
                     note = Some(format!("EvalFile {path} loaded for {}", G::VARIANT));
                 }

@@ -9,8 +9,7 @@
 
 use super::params::SearchParams;
 use super::time::{self, Budget, SearchSignals};
-use super::tt::Bound;
-use super::tt::TranspositionTable;
+use super::tt::{Bound, Stored, TranspositionTable};
 use super::{
     Config, HistorySum, INFINITY, Info, Limits, MATE, MATE_BOUND, MAX_PLY, Outcome, Resources,
     Score, Shared,
@@ -81,6 +80,17 @@ struct LateMove {
     quiet: bool,
     bad_tactical: bool,
     history: i32,
+}
+
+/// What late move and futility pruning of one move depend on.
+struct QuietPruning {
+    depth: i32,
+    alpha: i32,
+    eval: i32,
+    quiets_tried: usize,
+    improving: bool,
+    pv_node: bool,
+    quiet: bool,
 }
 
 /// Correction history slots per colour (a power of two).
@@ -185,12 +195,13 @@ pub struct Worker<'a, G: Game> {
 /// Most nodes cut off after a few moves, so sorting all would waste work.
 #[inline]
 fn pick_best<M: Copy>(moves: &mut [M], scores: &mut [i32], i: usize) {
-    let mut top = i;
-    for j in i + 1..moves.len() {
-        if scores[j] > scores[top] {
-            top = j;
-        }
-    }
+    // Two passes, the maximum (which vectorises) and then its first
+    // position, choose the same move as one scan keeping the first best.
+    let rest = &scores[i..];
+    let Some(&best) = rest.iter().max() else {
+        return;
+    };
+    let top = i + rest.iter().position(|&s| s == best).unwrap_or(0);
     moves.swap(i, top);
     scores.swap(i, top);
 }
@@ -296,7 +307,12 @@ impl<'a, G: Game> Worker<'a, G> {
             tt,
             start,
             id,
-            budget: time::budget(limits, root.position.side_to_move(), config.move_overhead),
+            budget: time::budget(
+                limits,
+                root.position.side_to_move(),
+                config.move_overhead,
+                params,
+            ),
             history: root.history.clone(),
             history_sum: HistorySum::of(&root.history),
             nodes: 0,
@@ -560,7 +576,8 @@ impl<'a, G: Game> Worker<'a, G> {
             } else {
                 1.0
             };
-            let start_limit = b.soft.mul_f64(time::ITERATION_START_SHARE * scale);
+            let start_share = self.params.tm_iteration_start_x100 as f64 / 100.0;
+            let start_limit = b.soft.mul_f64(start_share * scale);
             if one_move || self.elapsed_for_clock() >= start_limit {
                 return true;
             }
@@ -836,10 +853,12 @@ impl<'a, G: Game> Worker<'a, G> {
             depth -= 1;
         }
 
-        let (raw_eval, eval) = if in_check {
-            (-INFINITY, -INFINITY)
-        } else {
-            self.static_eval(pos)
+        // The table keeps the evaluation: a position searched before is
+        // not evaluated again.
+        let (raw_eval, eval) = match entry.and_then(|e| e.eval) {
+            _ if in_check => (-INFINITY, -INFINITY),
+            Some(raw) => (raw, self.corrected_eval(pos, raw)),
+            None => self.static_eval(pos),
         };
         self.eval_stack[ply] = eval;
         let improving = !in_check && ply >= 2 && eval > self.eval_stack[ply - 2];
@@ -961,40 +980,25 @@ impl<'a, G: Game> Worker<'a, G> {
                 continue;
             }
             let quiet = !pos.is_tactical(mv);
-
-            let child = pos.play(mv);
-            // Moves that give check are never pruned, and reduced only
-            // where `lmr_check_relief_x100` allows it.
-            let gives_check = child.in_check();
-            if !pv_node && !in_check && quiet && !gives_check && best_score > -MATE_BOUND {
-                // Half as many tries where the position is not improving.
-                let lmp_limit = (p.lmp_base + depth * depth) / (2 - improving as i32);
-                if depth <= p.lmp_max_depth && quiets_tried >= lmp_limit as usize {
-                    continue;
-                }
-                if depth <= p.futility_max_depth
-                    && eval + p.futility_base + p.futility_margin * depth <= alpha
-                {
-                    continue;
-                }
-            }
-
-            // Moves that lose material by exchange, near the leaves.
-            if G::SEE_IS_EXACT
-                && !in_check
-                && !gives_check
+            // Moves that give check are never pruned (so the check test
+            // waits until a move would be), and reduced only where
+            // `lmr_check_relief_x100` allows it.
+            let prunable = !in_check
                 && best_score > -MATE_BOUND
-                && depth <= p.see_prune_max_depth
-            {
-                let threshold = if quiet {
-                    -p.see_prune_quiet_margin * depth * depth
-                } else {
-                    -p.see_prune_capture_margin * depth
-                };
-                if !pos.see_at_least_with(self.eval, mv, threshold) {
-                    continue;
-                }
+                && (self.prunes_quietly(QuietPruning {
+                    depth,
+                    alpha,
+                    eval,
+                    quiets_tried,
+                    improving,
+                    pv_node,
+                    quiet,
+                }) || self.prunes_by_exchange(pos, mv, quiet, depth));
+            if prunable && !pos.gives_check(mv) {
+                continue;
             }
+            let child = pos.play(mv);
+            let gives_check = child.in_check();
 
             let mut extension = 0;
             if let Some(e) = entry
@@ -1153,9 +1157,43 @@ impl<'a, G: Game> Worker<'a, G> {
             self.learn_correction(pos, depth, raw_eval, best_score);
         }
         let mv_bits = best_move.map(G::encode_move).unwrap_or(0);
+        let stored = Stored {
+            depth,
+            bound,
+            eval: (!in_check).then_some(raw_eval),
+        };
         self.tt
-            .store(key, mv_bits, score_to_tt(best_score, ply), depth, bound);
+            .store(key, mv_bits, score_to_tt(best_score, ply), stored);
         best_score
+    }
+
+    /// Whether late move or futility pruning skips the quiet move `mv`
+    /// (if it does not give check).
+    fn prunes_quietly(&self, m: QuietPruning) -> bool {
+        let p = self.params;
+        if m.pv_node || !m.quiet {
+            return false;
+        }
+        // Half as many tries where the position is not improving.
+        let lmp_limit = (p.lmp_base + m.depth * m.depth) / (2 - m.improving as i32);
+        (m.depth <= p.lmp_max_depth && m.quiets_tried >= lmp_limit as usize)
+            || (m.depth <= p.futility_max_depth
+                && m.eval + p.futility_base + p.futility_margin * m.depth <= m.alpha)
+    }
+
+    /// Whether exchange pruning near the leaves skips `mv`, a move that
+    /// loses material by exchange (if it does not give check).
+    fn prunes_by_exchange(&self, pos: &G, mv: G::Move, quiet: bool, depth: i32) -> bool {
+        let p = self.params;
+        if !G::SEE_IS_EXACT || depth > p.see_prune_max_depth {
+            return false;
+        }
+        let threshold = if quiet {
+            -p.see_prune_quiet_margin * depth * depth
+        } else {
+            -p.see_prune_capture_margin * depth
+        };
+        !pos.see_at_least_with(self.eval, mv, threshold)
     }
 
     /// The late move reduction of one move, in whole plies: the table's
@@ -1236,13 +1274,12 @@ impl<'a, G: Game> Worker<'a, G> {
             if score >= probcut_beta {
                 let key = self.tt_key(pos);
                 let stored = score_to_tt(score, ply);
-                self.tt.store(
-                    key,
-                    G::encode_move(mv),
-                    stored,
-                    depth - PROBCUT_REDUCTION + 1,
-                    Bound::Lower,
-                );
+                let result = Stored {
+                    depth: depth - PROBCUT_REDUCTION + 1,
+                    bound: Bound::Lower,
+                    eval: None,
+                };
+                self.tt.store(key, G::encode_move(mv), stored, result);
                 return Some(score);
             }
         }
@@ -1283,11 +1320,16 @@ impl<'a, G: Game> Worker<'a, G> {
     /// search learned about positions of the same structure.
     fn static_eval(&self, pos: &G) -> (i32, i32) {
         let raw = pos.evaluate_with(self.eval);
+        (raw, self.corrected_eval(pos, raw))
+    }
+
+    /// The evaluation `raw` of `pos` corrected by the correction history.
+    fn corrected_eval(&self, pos: &G, raw: i32) -> i32 {
         let corrected = match self.correction_slot(pos) {
             Some(slot) => raw + self.histories.correction[slot] / CORRECTION_GRAIN,
             None => raw,
         };
-        (raw, corrected.clamp(-MATE_BOUND + 1, MATE_BOUND - 1))
+        corrected.clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
     }
 
     /// A search result `score` at `depth` says the raw evaluation `raw`
@@ -1406,7 +1448,7 @@ impl<'a, G: Game> Worker<'a, G> {
         // tactical moves, and stalemates are left to the main search.
         let in_check = pos.in_check();
         let mut moves = G::Moves::default();
-        if in_check {
+        let mut best = if in_check {
             pos.legal_moves(&self.history, &mut moves);
             if moves.is_empty() {
                 return if pos.no_moves_loses() {
@@ -1415,17 +1457,16 @@ impl<'a, G: Game> Worker<'a, G> {
                     0
                 };
             }
-        } else {
-            pos.tactical_moves(&self.history, &mut moves);
-        }
-        let mut best = if in_check {
             -INFINITY
         } else {
-            self.static_eval(pos).1
+            // Stand pat first: a cutoff needs no moves.
+            let stand_pat = self.static_eval(pos).1;
+            if stand_pat >= beta {
+                return stand_pat;
+            }
+            pos.tactical_moves(&self.history, &mut moves);
+            stand_pat
         };
-        if best >= beta {
-            return best;
-        }
         alpha = alpha.max(best);
 
         let mut scores = std::mem::take(&mut self.scores[ply]);

@@ -1009,7 +1009,12 @@ fn run<G: Game>(
             nodes: 0,
         };
     }
-    let budget = time::budget(limits, state.position.side_to_move(), config.move_overhead);
+    let budget = time::budget(
+        limits,
+        state.position.side_to_move(),
+        config.move_overhead,
+        &config.params,
+    );
     let threads = config.threads.clamp(1, super::MAX_THREADS);
     std::thread::scope(|scope| {
         for id in 1..threads {

@@ -99,7 +99,14 @@ pub struct SearchParams {
     pub qsearch_max_depth: i32,
     pub qsearch_max_moves: i32,
 
-    // ---- Time management (src/search/time.rs, `soft_scale`).
+    // ---- Time management (src/search/time.rs).
+    /// Without `movestogo`, the clock is planned as if this many moves
+    /// remain: the soft budget is the remaining time over this, plus most
+    /// of the increment.
+    pub tm_moves_to_go: i32,
+    /// No iteration starts past this share of the soft budget, hundredths
+    /// (it would not finish).
+    pub tm_iteration_start_x100: i32,
     /// Extra soft budget, hundredths, when the best move just changed; it
     /// halves with each iteration that keeps the move.
     pub tm_instability_x100: i32,
@@ -178,6 +185,8 @@ pub const DEFAULT_PARAMS: SearchParams = SearchParams {
     qsearch_delta_margin: 5000,
     qsearch_max_depth: 16,
     qsearch_max_moves: 3,
+    tm_moves_to_go: 30,
+    tm_iteration_start_x100: 60,
     tm_instability_x100: 100,
     tm_score_drop_x100: 100,
     tm_node_share_x100: 100,
@@ -263,6 +272,8 @@ specs! {
     qsearch_delta_margin: 0, 5000;
     qsearch_max_depth: 1, 100;
     qsearch_max_moves: 1, 1000;
+    tm_moves_to_go: 2, 50;
+    tm_iteration_start_x100: 10, 100;
     tm_instability_x100: 0, 1000;
     tm_score_drop_x100: 0, 1000;
     tm_node_share_x100: 0, 150;

@@ -1,8 +1,9 @@
 //! Time management: how long a `go` may think.
 //!
 //! Two budgets: the *soft* one is checked between iterations (no new
-//! iteration starts past about 60% of it, since it would not finish; that
-//! share is scaled by [`soft_scale`] from the search's signals), the
+//! iteration starts past `tm_iteration_start_x100` percent of it, since it
+//! would not finish; that share is scaled by [`soft_scale`] from the
+//! search's signals), the
 //! *hard* one inside the search every few hundred nodes. While pondering or
 //! in `go infinite` neither applies; on `ponderhit` the clock starts then.
 
@@ -11,9 +12,8 @@ use super::params::SearchParams;
 use crate::game::Color;
 use std::time::Duration;
 
-/// Without `movestogo`, plan as if this many moves remain.
-const DEFAULT_MOVES_TO_GO: u64 = 30;
-/// Never plan for more moves than this.
+/// Never plan for more moves than this (without `movestogo` the plan is
+/// `tm_moves_to_go`).
 const MAX_MOVES_TO_GO: u64 = 50;
 /// Share of the increment spent on each move.
 const INCREMENT_SHARE: f64 = 0.75;
@@ -24,8 +24,6 @@ const HARD_SHARE_OF_REMAINING: f64 = 0.4;
 /// The soft budget never exceeds this share of the remaining time, so a low
 /// clock is rebuilt from the increment instead of being spent.
 const SOFT_SHARE_OF_REMAINING: f64 = 0.25;
-/// No iteration starts after this share of the soft budget.
-pub const ITERATION_START_SHARE: f64 = 0.6;
 
 /// What the last iterations say about how settled the search is.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -73,7 +71,12 @@ pub struct Budget {
 }
 
 /// The budget for this move, or `None` when only depth/nodes/stop end it.
-pub fn budget(limits: &Limits, side: Color, move_overhead: Duration) -> Option<Budget> {
+pub fn budget(
+    limits: &Limits,
+    side: Color,
+    move_overhead: Duration,
+    params: &SearchParams,
+) -> Option<Budget> {
     if let Some(ms) = limits.movetime {
         let t = Duration::from_millis(ms)
             .saturating_sub(move_overhead)
@@ -92,7 +95,7 @@ pub fn budget(limits: &Limits, side: Color, move_overhead: Duration) -> Option<B
     let moves_to_go = limits
         .movestogo
         .map(|m| (m as u64).clamp(1, MAX_MOVES_TO_GO))
-        .unwrap_or(DEFAULT_MOVES_TO_GO);
+        .unwrap_or(params.tm_moves_to_go as u64);
     let mut soft = remaining / moves_to_go as u32 + inc.mul_f64(INCREMENT_SHARE);
     let hard_cap = if moves_to_go == 1 {
         remaining.mul_f64(0.9)
@@ -121,7 +124,13 @@ mod tests {
             movetime: Some(1000),
             ..Limits::default()
         };
-        let b = budget(&limits, Color::White, Duration::from_millis(30)).unwrap();
+        let b = budget(
+            &limits,
+            Color::White,
+            Duration::from_millis(30),
+            &SearchParams::default(),
+        )
+        .unwrap();
         assert_eq!(b.soft, Duration::from_millis(970));
         assert_eq!(b.hard, Duration::from_millis(970));
     }
@@ -135,7 +144,13 @@ mod tests {
                 inc: [10, 10],
                 ..Limits::default()
             };
-            let b = budget(&limits, Color::Black, Duration::from_millis(10)).unwrap();
+            let b = budget(
+                &limits,
+                Color::Black,
+                Duration::from_millis(10),
+                &SearchParams::default(),
+            )
+            .unwrap();
             assert!(b.hard.as_millis() as u64 <= left.max(2), "{left}: {b:?}");
             assert!(b.soft <= b.hard);
         }
@@ -175,7 +190,49 @@ mod tests {
     }
 
     #[test]
+    fn fewer_planned_moves_spend_more_of_the_clock() {
+        let limits = Limits {
+            time: [Some(5000), Some(5000)],
+            inc: [50, 50],
+            ..Limits::default()
+        };
+        let soft_for = |moves_to_go| {
+            let params = SearchParams {
+                tm_moves_to_go: moves_to_go,
+                ..SearchParams::default()
+            };
+            budget(&limits, Color::White, Duration::ZERO, &params)
+                .unwrap()
+                .soft
+        };
+        // 5000 / 30 + 0.75 * 50 ms, and 5000 / 20 + 37.5 ms.
+        assert_eq!(soft_for(30).as_micros(), 204_166);
+        assert_eq!(soft_for(20).as_micros(), 287_500);
+        // A host's movestogo wins over the plan.
+        let with_mtg = Limits {
+            movestogo: Some(10),
+            ..limits.clone()
+        };
+        let b = budget(
+            &with_mtg,
+            Color::White,
+            Duration::ZERO,
+            &SearchParams::default(),
+        )
+        .unwrap();
+        assert_eq!(b.soft.as_micros(), 537_500);
+    }
+
+    #[test]
     fn no_clock_means_no_budget() {
-        assert!(budget(&Limits::default(), Color::White, Duration::ZERO).is_none());
+        assert!(
+            budget(
+                &Limits::default(),
+                Color::White,
+                Duration::ZERO,
+                &SearchParams::default()
+            )
+            .is_none()
+        );
     }
 }

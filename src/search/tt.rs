@@ -1,10 +1,12 @@
 //! The shared transposition table: lock-free, safe under racing writes.
 //!
-//! Each entry is two atomic words, `key ^ data` and `data` (the "lockless
-//! hashing" scheme): a reader accepts an entry only if the stored
-//! `key ^ data`, xored with the stored `data`, gives back its own key. A
-//! write torn between two threads fails that test, so a racing write can
-//! lose an entry but never hands out a mixed one. The move in an entry is
+//! Each entry is two atomic words, `check ^ data` and `data` (the
+//! "lockless hashing" scheme), where `check` is the key's upper 48 bits
+//! with the static evaluation in the low 16: a reader accepts an entry
+//! only if the stored word, xored with the stored `data`, gives back the
+//! upper bits of its own key. A write torn between two threads fails that
+//! test unless the two writes differ only in the move's low 16 bits, which
+//! then garble only the evaluation, a heuristic. The move in an entry is
 //! still only a hint: the search plays it only if it is in the legal list.
 //!
 //! ```text
@@ -13,6 +15,8 @@
 //!       bits 48..56  depth (u8)
 //!       bits 56..58  bound (0 none, 1 upper, 2 lower, 3 exact)
 //!       bits 58..64  generation (6 bits) for replacement
+//! check: bits 0..16  static evaluation (i16; i16::MIN = none)
+//!       bits 16..64  the key's bits 16..64
 //! ```
 //!
 //! Buckets of four entries (64 bytes, one cache line); replacement prefers
@@ -34,6 +38,28 @@ pub struct Entry {
     pub score: i32,
     pub depth: i32,
     pub bound: Bound,
+    /// The position's static evaluation before any correction, if the
+    /// storing search had one (not in check) and it fits in 16 bits.
+    pub eval: Option<i32>,
+}
+
+/// The key bits an entry keeps; the rest of its check word is the
+/// evaluation.
+const KEY_BITS: u64 = !0xffff;
+/// The evaluation field's "none".
+const NO_EVAL: i16 = i16::MIN;
+
+fn check_word(key: u64, eval: Option<i32>) -> u64 {
+    let eval = eval
+        .and_then(|e| i16::try_from(e).ok())
+        .filter(|&e| e != NO_EVAL)
+        .unwrap_or(NO_EVAL);
+    (key & KEY_BITS) | eval as u16 as u64
+}
+
+fn eval_of(check: u64) -> Option<i32> {
+    let eval = check as u16 as i16;
+    (eval != NO_EVAL).then_some(eval as i32)
 }
 
 struct Slot {
@@ -42,6 +68,14 @@ struct Slot {
 }
 
 const BUCKET: usize = 4;
+
+/// What a search result says besides its move and score.
+#[derive(Clone, Copy, Debug)]
+pub struct Stored {
+    pub depth: i32,
+    pub bound: Bound,
+    pub eval: Option<i32>,
+}
 
 pub struct TranspositionTable {
     slots: Vec<Slot>,
@@ -57,8 +91,9 @@ fn pack(mv: u32, score: i32, depth: i32, bound: Bound, generation: u8) -> u64 {
         | ((generation & 63) as u64) << 58
 }
 
-fn unpack(data: u64) -> Entry {
+fn unpack(data: u64, check: u64) -> Entry {
     Entry {
+        eval: eval_of(check),
         mv: data as u32,
         score: (data >> 32) as u16 as i16 as i32,
         depth: ((data >> 48) & 0xff) as i32,
@@ -130,41 +165,46 @@ impl TranspositionTable {
     pub fn probe(&self, key: u64) -> Option<Entry> {
         for slot in self.bucket(key) {
             let data = slot.data.load(Ordering::Relaxed);
-            let check = slot.check.load(Ordering::Relaxed);
-            if data != 0 && check ^ data == key {
-                return Some(unpack(data));
+            let check = slot.check.load(Ordering::Relaxed) ^ data;
+            if data != 0 && check & KEY_BITS == key & KEY_BITS {
+                return Some(unpack(data, check));
             }
         }
         None
     }
 
-    pub fn store(&self, key: u64, mv: u32, score: i32, depth: i32, bound: Bound) {
+    /// Stores a search result; `eval` is the position's uncorrected static
+    /// evaluation, if the search had one.
+    pub fn store(&self, key: u64, mv: u32, score: i32, result: Stored) {
+        let Stored { depth, bound, eval } = result;
         let generation = self.generation.load(Ordering::Relaxed) & 63;
         let bucket = self.bucket(key);
         let mut victim = 0;
         let mut victim_worth = i32::MAX;
         for (i, slot) in bucket.iter().enumerate() {
             let data = slot.data.load(Ordering::Relaxed);
-            let check = slot.check.load(Ordering::Relaxed);
-            if data == 0 || check ^ data == key {
+            let check = slot.check.load(Ordering::Relaxed) ^ data;
+            let same_key = data != 0 && check & KEY_BITS == key & KEY_BITS;
+            if data == 0 || same_key {
                 victim = i;
-                if data != 0 && check ^ data == key {
-                    // Keep the old move when the new result has none.
-                    let old = unpack(data);
+                if same_key {
+                    // Keep the old move and evaluation when the new result
+                    // has none.
+                    let old = unpack(data, check);
                     let mv = if mv == 0 { old.mv } else { mv };
                     if bound != Bound::Exact && depth + 2 < old.depth {
                         return;
                     }
                     let d = pack(mv, score, depth, bound, generation);
+                    let c = check_word(key, eval.or(old.eval));
                     slot.data.store(d, Ordering::Relaxed);
-                    slot.check.store(key ^ d, Ordering::Relaxed);
+                    slot.check.store(c ^ d, Ordering::Relaxed);
                     return;
                 }
                 break;
             }
-            let e = unpack(data);
             let age = ((generation as i32 - ((data >> 58) & 63) as i32) + 64) & 63;
-            let worth = e.depth - 4 * age;
+            let worth = ((data >> 48) & 0xff) as i32 - 4 * age;
             if worth < victim_worth {
                 victim_worth = worth;
                 victim = i;
@@ -172,7 +212,9 @@ impl TranspositionTable {
         }
         let d = pack(mv, score, depth, bound, generation);
         bucket[victim].data.store(d, Ordering::Relaxed);
-        bucket[victim].check.store(key ^ d, Ordering::Relaxed);
+        bucket[victim]
+            .check
+            .store(check_word(key, eval) ^ d, Ordering::Relaxed);
     }
 
     /// Permille of a sample of slots used by the current search.
@@ -197,13 +239,33 @@ mod tests {
     #[test]
     fn store_and_probe_round_trip() {
         let tt = TranspositionTable::new(1);
-        tt.store(0xdead_beef, 1234, -29_990, 17, Bound::Exact);
-        let e = tt.probe(0xdead_beef).unwrap();
+        let key = 0xdead_beef_0123_4567;
+        let stored = Stored {
+            depth: 17,
+            bound: Bound::Exact,
+            eval: Some(-321),
+        };
+        tt.store(key, 1234, -29_990, stored);
+        let e = tt.probe(key).unwrap();
         assert_eq!(
-            (e.mv, e.score, e.depth, e.bound),
-            (1234, -29_990, 17, Bound::Exact)
+            (e.mv, e.score, e.depth, e.bound, e.eval),
+            (1234, -29_990, 17, Bound::Exact, Some(-321))
         );
-        assert!(tt.probe(0xdead_beee).is_none());
+        assert!(tt.probe(key ^ 1 << 16).is_none());
+        // A result without an evaluation keeps the one stored.
+        let deeper = Stored {
+            depth: 18,
+            eval: None,
+            ..stored
+        };
+        tt.store(key, 1234, 5, deeper);
+        assert_eq!(tt.probe(key).unwrap().eval, Some(-321));
+        // Evaluations that do not fit are not stored.
+        let other = key ^ 1 << 40;
+        for eval in [None, Some(40_000), Some(i16::MIN as i32)] {
+            tt.store(other, 0, 0, Stored { eval, ..stored });
+            assert_eq!(tt.probe(other).unwrap().eval, None, "{eval:?}");
+        }
     }
 
     #[test]
@@ -216,7 +278,12 @@ mod tests {
                     for i in 0..200_000u64 {
                         let key = (i % 64).wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
                         // The stored move is a function of the key.
-                        tt.store(key, (key >> 40) as u32, (t as i32) * 7, 5, Bound::Lower);
+                        let stored = Stored {
+                            depth: 5,
+                            bound: Bound::Lower,
+                            eval: Some(t as i32),
+                        };
+                        tt.store(key, (key >> 40) as u32, (t as i32) * 7, stored);
                         if let Some(e) = tt.probe(key) {
                             assert_eq!(e.mv, (key >> 40) as u32);
                         }

@@ -160,6 +160,11 @@ impl Game for Nemoroth {
 
     const HISTORY_SIZE: usize = 64 * 64;
 
+    /// No royal piece, so no check.
+    fn gives_check(&self, _mv: NMove) -> bool {
+        false
+    }
+
     /// Tactical: screams, Zombie and Leaf Pile moves onto occupied squares,
     /// Zombie moves onto ichor, promotions, and moves landing on a seen
     /// square or moving a Basilisk next to pieces (petrification). Cheap:

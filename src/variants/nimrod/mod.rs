@@ -206,6 +206,10 @@ impl<F: Flavor> Game for Position<F> {
         Position::in_check(self)
     }
 
+    fn gives_check(&self, mv: Move) -> bool {
+        Position::gives_check(self, mv)
+    }
+
     #[inline]
     fn is_tactical(&self, mv: Move) -> bool {
         self.board[mv.to() as usize] != pieces::EMPTY

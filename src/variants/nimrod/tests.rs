@@ -1128,6 +1128,12 @@ fn cross_check<F: Flavor>(pos: &Position<F>, cov: &mut Coverage) -> Vec<Move> {
             "{}: position after {text} differs in {fen}",
             F::NAME
         );
+        assert_eq!(
+            pos.gives_check(m),
+            r.child.in_check(rules, r.child.white),
+            "{}: whether {text} gives check, in {fen}",
+            F::NAME
+        );
     }
     cov.positions += 1;
     cov.moves += reference.len();
