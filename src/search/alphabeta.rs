@@ -229,6 +229,17 @@ fn with_gravity(value: i32, delta: i32) -> i32 {
     value + delta - value * delta.abs() / HISTORY_MAX
 }
 
+/// Whether a table score `s` with `bound` settles a node searched with
+/// the window (alpha, beta).
+fn bound_settles(bound: Bound, s: i32, alpha: i32, beta: i32) -> bool {
+    match bound {
+        Bound::Exact => true,
+        Bound::Lower => s >= beta,
+        Bound::Upper => s <= alpha,
+        Bound::None => false,
+    }
+}
+
 /// The static evaluation, or the table's score where its bound says the
 /// true value lies beyond the evaluation on that side; mate scores are left
 /// out, they are no estimate of the position.
@@ -827,26 +838,12 @@ impl<'a, G: Game> Worker<'a, G> {
             if !pv_node
                 && excluded.is_none()
                 && e.depth >= depth
-                && match e.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => s >= beta,
-                    Bound::Upper => s <= alpha,
-                    Bound::None => false,
-                }
+                && bound_settles(e.bound, s, alpha, beta)
             {
                 return s;
             }
         }
 
-        let mut moves = G::Moves::default();
-        pos.legal_moves(&self.history, &mut moves);
-        if moves.is_empty() {
-            return if pos.no_moves_loses() {
-                -MATE + ply as i32
-            } else {
-                0
-            };
-        }
         // Without a table move this node's ordering is a guess: spend
         // less on it (the next visit will have the move).
         if tt_move == 0 && excluded.is_none() && depth >= self.params.iir_min_depth {
@@ -855,10 +852,16 @@ impl<'a, G: Game> Worker<'a, G> {
 
         // The table keeps the evaluation: a position searched before is
         // not evaluated again.
+        // The pawn key hashed once for the correction read and write.
+        let correction = if in_check {
+            None
+        } else {
+            self.correction_slot(pos)
+        };
         let (raw_eval, eval) = match entry.and_then(|e| e.eval) {
             _ if in_check => (-INFINITY, -INFINITY),
-            Some(raw) => (raw, self.corrected_eval(pos, raw)),
-            None => self.static_eval(pos),
+            Some(raw) => (raw, self.corrected_eval(correction, raw)),
+            None => self.static_eval(pos, correction),
         };
         self.eval_stack[ply] = eval;
         let improving = !in_check && ply >= 2 && eval > self.eval_stack[ply - 2];
@@ -871,6 +874,9 @@ impl<'a, G: Game> Worker<'a, G> {
             _ => eval,
         };
 
+        // Built at most once, for reverse futility and the null move.
+        let null_cell = std::cell::OnceCell::new();
+        let null_position = || null_cell.get_or_init(|| pos.null_move()).as_ref();
         if !pv_node && !in_check && excluded.is_none() {
             // Razoring: hopelessly below alpha, only tactics can help. Not
             // while a mate is the bound: the quiescence search has no
@@ -894,7 +900,7 @@ impl<'a, G: Game> Worker<'a, G> {
             if depth <= p.rfp_max_depth
                 && beta.abs() < MATE_BOUND
                 && eval - p.rfp_margin * (depth - improving as i32) >= beta
-                && pos.null_move().is_some()
+                && null_position().is_some()
             {
                 return eval;
             }
@@ -902,7 +908,7 @@ impl<'a, G: Game> Worker<'a, G> {
             if null_allowed
                 && depth >= p.nmp_min_depth
                 && eval >= beta
-                && let Some(null) = pos.null_move()
+                && let Some(null) = null_position()
             {
                 let r = p.nmp_base
                     + depth / p.nmp_divisor
@@ -910,7 +916,7 @@ impl<'a, G: Game> Worker<'a, G> {
                 self.enter(pos.repetition_key());
                 self.piece_to[ply] = NO_PIECE_TO;
                 let score = -self.negamax(
-                    &null,
+                    null,
                     depth - 1 - r,
                     -beta,
                     -beta + 1,
@@ -934,6 +940,19 @@ impl<'a, G: Game> Worker<'a, G> {
             {
                 return score;
             }
+        }
+
+        // The moves only now: the pruning above needs none. (It may so
+        // misjudge a position without moves, which the game would score
+        // as a draw or a loss: a stalemate is then valued as quiet.)
+        let mut moves = G::Moves::default();
+        pos.legal_moves(&self.history, &mut moves);
+        if moves.is_empty() {
+            return if pos.no_moves_loses() {
+                -MATE + ply as i32
+            } else {
+                0
+            };
         }
 
         // Move ordering scores.
@@ -1154,7 +1173,7 @@ impl<'a, G: Game> Worker<'a, G> {
             && !(bound == Bound::Lower && best_score <= static_eval)
             && !(bound == Bound::Upper && best_score >= static_eval)
         {
-            self.learn_correction(pos, depth, raw_eval, best_score);
+            self.learn_correction(correction, depth, raw_eval, best_score);
         }
         let mv_bits = best_move.map(G::encode_move).unwrap_or(0);
         let stored = Stored {
@@ -1318,14 +1337,15 @@ impl<'a, G: Game> Worker<'a, G> {
 
     /// The static evaluation as it stands, and corrected by what the
     /// search learned about positions of the same structure.
-    fn static_eval(&self, pos: &G) -> (i32, i32) {
+    /// `correction` is the position's slot ([`Worker::correction_slot`]).
+    fn static_eval(&self, pos: &G, correction: Option<usize>) -> (i32, i32) {
         let raw = pos.evaluate_with(self.eval);
-        (raw, self.corrected_eval(pos, raw))
+        (raw, self.corrected_eval(correction, raw))
     }
 
-    /// The evaluation `raw` of `pos` corrected by the correction history.
-    fn corrected_eval(&self, pos: &G, raw: i32) -> i32 {
-        let corrected = match self.correction_slot(pos) {
+    /// The evaluation `raw` corrected by the correction history's slot.
+    fn corrected_eval(&self, correction: Option<usize>, raw: i32) -> i32 {
+        let corrected = match correction {
             Some(slot) => raw + self.histories.correction[slot] / CORRECTION_GRAIN,
             None => raw,
         };
@@ -1334,8 +1354,8 @@ impl<'a, G: Game> Worker<'a, G> {
 
     /// A search result `score` at `depth` says the raw evaluation `raw`
     /// was off by `score - raw`: move the correction towards it.
-    fn learn_correction(&mut self, pos: &G, depth: i32, raw: i32, score: i32) {
-        let Some(slot) = self.correction_slot(pos) else {
+    fn learn_correction(&mut self, correction: Option<usize>, depth: i32, raw: i32, score: i32) {
+        let Some(slot) = correction else {
             return;
         };
         let weight = (depth + 1).min(self.params.correction_max_weight);
@@ -1444,6 +1464,21 @@ impl<'a, G: Game> Worker<'a, G> {
         if ply >= MAX_PLY - 1 || qs_depth >= self.params.qsearch_max_depth {
             return pos.evaluate_with(self.eval);
         }
+        // The table, read but never written here: a bound that settles
+        // the node cuts it (at null-window nodes), its move goes first,
+        // and its evaluation and bound serve as stand pat.
+        let entry = if self.params.qsearch_tt_probe != 0 {
+            self.tt.probe(self.tt_key(pos))
+        } else {
+            None
+        };
+        if let Some(e) = entry {
+            let s = score_from_tt(e.score, ply);
+            if beta - alpha == 1 && bound_settles(e.bound, s, alpha, beta) {
+                return s;
+            }
+        }
+        let tt_move = entry.map_or(0, |e| e.mv);
         // In check every evasion is tried (and mate is seen); otherwise only
         // tactical moves, and stalemates are left to the main search.
         let in_check = pos.in_check();
@@ -1460,7 +1495,17 @@ impl<'a, G: Game> Worker<'a, G> {
             -INFINITY
         } else {
             // Stand pat first: a cutoff needs no moves.
-            let stand_pat = self.static_eval(pos).1;
+            let correction = self.correction_slot(pos);
+            let stand_pat = match entry {
+                Some(e) => {
+                    let eval = match e.eval {
+                        Some(raw) => self.corrected_eval(correction, raw),
+                        None => self.static_eval(pos, correction).1,
+                    };
+                    refine_by_table(eval, score_from_tt(e.score, ply), e.bound)
+                }
+                None => self.static_eval(pos, correction).1,
+            };
             if stand_pat >= beta {
                 return stand_pat;
             }
@@ -1481,7 +1526,12 @@ impl<'a, G: Game> Worker<'a, G> {
         for &mv in moves.as_slice() {
             // Out of check every move is tried; otherwise the game's
             // tactical moves that pass the exchange test.
-            let s = if pos.is_tactical(mv) {
+            let s = if tt_move != 0
+                && G::encode_move(mv) == tt_move
+                && (in_check || pos.is_tactical(mv))
+            {
+                TT_MOVE_SCORE
+            } else if pos.is_tactical(mv) {
                 if in_check || pos.see_at_least_with(self.eval, mv, see_threshold) {
                     GOOD_TACTICAL_SCORE + pos.tactical_score(mv)
                 } else {

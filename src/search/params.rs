@@ -94,6 +94,10 @@ pub struct SearchParams {
     /// capture whose exchange cannot lift stand pat to within this many
     /// centipawns of alpha.
     pub qsearch_delta_margin: i32,
+    /// 1: quiescence reads the transposition table (never writes it): a
+    /// settling bound cuts a null-window node, the table move goes first,
+    /// and the stored evaluation, refined by the bound, is stand pat.
+    pub qsearch_tt_probe: i32,
     /// Quiescence plies at most, and moves tried per quiescence node out
     /// of check at most (in check: once one evasion has a score).
     pub qsearch_max_depth: i32,
@@ -183,6 +187,7 @@ pub const DEFAULT_PARAMS: SearchParams = SearchParams {
     see_prune_quiet_margin: 30,
     qsearch_see_threshold: 0,
     qsearch_delta_margin: 5000,
+    qsearch_tt_probe: 0,
     qsearch_max_depth: 16,
     qsearch_max_moves: 3,
     tm_moves_to_go: 30,
@@ -270,6 +275,7 @@ specs! {
     see_prune_quiet_margin: 0, 2000;
     qsearch_see_threshold: -2000, 2000;
     qsearch_delta_margin: 0, 5000;
+    qsearch_tt_probe: 0, 1;
     qsearch_max_depth: 1, 100;
     qsearch_max_moves: 1, 1000;
     tm_moves_to_go: 2, 50;

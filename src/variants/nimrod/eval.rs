@@ -460,6 +460,10 @@ fn safe_check_units<F: Flavor>(
     let occ = pos.occupied();
     let king = pos.king[c];
     let safe = !maps[c].all & !pos.by_color[them];
+    let k = king as usize;
+    // The King's lines, looked up once for every kind.
+    let sliders = &*crate::bitboard::SLIDERS;
+    let (rook, bishop) = (sliders.rook(king, occ), sliders.bishop(king, occ));
     let mut units = 0;
     for kind in KNIGHT..KIND_COUNT {
         if kind == KING || p.safe_check[kind] == 0 || pos.pieces(them, kind) == 0 {
@@ -467,7 +471,9 @@ fn safe_check_units<F: Flavor>(
         }
         // Black's vectors are White's negated: colour c's moves from the
         // King reach the squares an enemy piece of this kind checks from.
-        let checks = attacks(t, c, kind, king, occ);
+        let checks = t.steps[c][kind][k]
+            | rook & t.rook_rays[c][kind][k]
+            | bishop & t.bishop_rays[c][kind][k];
         if checks & maps[them].by_kind[kind] & safe != 0 {
             units += p.safe_check[kind];
         }
