@@ -850,14 +850,14 @@ impl<'a, G: Game> Worker<'a, G> {
             depth -= 1;
         }
 
-        // The table keeps the evaluation: a position searched before is
-        // not evaluated again.
-        // The pawn key hashed once for the correction read and write.
+        // The pawn key, hashed once for the correction read and write.
         let correction = if in_check {
             None
         } else {
             self.correction_slot(pos)
         };
+        // The table keeps the evaluation: a position searched before is
+        // not evaluated again.
         let (raw_eval, eval) = match entry.and_then(|e| e.eval) {
             _ if in_check => (-INFINITY, -INFINITY),
             Some(raw) => (raw, self.corrected_eval(correction, raw)),
@@ -1186,8 +1186,8 @@ impl<'a, G: Game> Worker<'a, G> {
         best_score
     }
 
-    /// Whether late move or futility pruning skips the quiet move `mv`
-    /// (if it does not give check).
+    /// Whether late move or futility pruning skips the move described by
+    /// `m` (if it does not give check).
     fn prunes_quietly(&self, m: QuietPruning) -> bool {
         let p = self.params;
         if m.pv_node || !m.quiet {
