@@ -1002,17 +1002,24 @@ impl<'a, G: Game> Worker<'a, G> {
             // Moves that give check are never pruned (so the check test
             // waits until a move would be), and reduced only where
             // `lmr_check_relief_x100` allows it.
-            let prunable = !in_check
-                && best_score > -MATE_BOUND
-                && (self.prunes_quietly(QuietPruning {
-                    depth,
-                    alpha,
-                    eval,
-                    quiets_tried,
-                    improving,
-                    pv_node,
-                    quiet,
-                }) || self.prunes_by_exchange(pos, mv, quiet, depth));
+            let may_prune = !in_check && best_score > -MATE_BOUND;
+            let quiet_move = QuietPruning {
+                depth,
+                alpha,
+                eval,
+                quiets_tried,
+                improving,
+                pv_node,
+                quiet,
+            };
+            let late = may_prune && self.late_move_pruned(&quiet_move);
+            if late && p.lmp_prunes_checks != 0 {
+                continue;
+            }
+            let prunable = late
+                || may_prune
+                    && (self.futility_pruned(&quiet_move)
+                        || self.prunes_by_exchange(pos, mv, quiet, depth));
             if prunable && !pos.gives_check(mv) {
                 continue;
             }
@@ -1186,18 +1193,23 @@ impl<'a, G: Game> Worker<'a, G> {
         best_score
     }
 
-    /// Whether late move or futility pruning skips the move described by
-    /// `m` (if it does not give check).
-    fn prunes_quietly(&self, m: QuietPruning) -> bool {
+    /// Whether late move pruning skips the move described by `m` (if it
+    /// does not give check, unless `lmp_prunes_checks`).
+    fn late_move_pruned(&self, m: &QuietPruning) -> bool {
         let p = self.params;
-        if m.pv_node || !m.quiet {
-            return false;
-        }
         // Half as many tries where the position is not improving.
         let lmp_limit = (p.lmp_base + m.depth * m.depth) / (2 - m.improving as i32);
-        (m.depth <= p.lmp_max_depth && m.quiets_tried >= lmp_limit as usize)
-            || (m.depth <= p.futility_max_depth
-                && m.eval + p.futility_base + p.futility_margin * m.depth <= m.alpha)
+        !m.pv_node && m.quiet && m.depth <= p.lmp_max_depth && m.quiets_tried >= lmp_limit as usize
+    }
+
+    /// Whether futility pruning skips the move described by `m` (if it
+    /// does not give check).
+    fn futility_pruned(&self, m: &QuietPruning) -> bool {
+        let p = self.params;
+        !m.pv_node
+            && m.quiet
+            && m.depth <= p.futility_max_depth
+            && m.eval + p.futility_base + p.futility_margin * m.depth <= m.alpha
     }
 
     /// Whether exchange pruning near the leaves skips `mv`, a move that

@@ -77,6 +77,10 @@ pub struct SearchParams {
     /// halved when the static evaluation is not improving.
     pub lmp_base: i32,
     pub lmp_max_depth: i32,
+    /// 1: late move pruning skips quiet checking moves too (as the
+    /// move-count pruning of Stockfish-like searches does); 0: checks are
+    /// never pruned.
+    pub lmp_prunes_checks: i32,
     /// Futility pruning of quiet moves: eval + base + margin * depth <= alpha.
     pub futility_base: i32,
     pub futility_margin: i32,
@@ -179,6 +183,7 @@ pub const DEFAULT_PARAMS: SearchParams = SearchParams {
     correction_max_weight: 16,
     lmp_base: 4,
     lmp_max_depth: 6,
+    lmp_prunes_checks: 0,
     futility_base: 100,
     futility_margin: 90,
     futility_max_depth: 6,
@@ -267,6 +272,7 @@ specs! {
     correction_max_weight: 1, 256;
     lmp_base: 0, 1000;
     lmp_max_depth: 0, 200;
+    lmp_prunes_checks: 0, 1;
     futility_base: 0, 2000;
     futility_margin: 0, 2000;
     futility_max_depth: 0, 200;
