@@ -3,9 +3,9 @@
 //! Two budgets: the *soft* one is checked between iterations (no new
 //! iteration starts past `tm_iteration_start_x100` percent of it, since it
 //! would not finish; that share is scaled by [`soft_scale`] from the
-//! search's signals), the
-//! *hard* one inside the search every few hundred nodes. While pondering or
-//! in `go infinite` neither applies; on `ponderhit` the clock starts then.
+//! search's signals), the *hard* one inside the search every few hundred
+//! nodes. While pondering or in `go infinite` neither applies; on
+//! `ponderhit` the clock starts then.
 
 use super::Limits;
 use super::params::SearchParams;
