@@ -382,6 +382,11 @@ pub trait Game: Clone + Send + Sync + Sized + 'static {
     /// orders moves, but pruning by it throws away sound moves.
     const SEE_IS_EXACT: bool = false;
 
+    /// Whether the game has checks and [`Game::gives_check`] tells them
+    /// without playing the move, so that quiescence can afford to look
+    /// for quiet checks among all the moves.
+    const CHECK_TEST_IS_CHEAP: bool = false;
+
     /// [`Game::see_at_least`] with the piece values of `params`, the
     /// weights the search evaluates with (`EvalFile`), so that exchanges
     /// and the evaluation agree. By default the compiled-in values.

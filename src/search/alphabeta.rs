@@ -30,6 +30,8 @@ const COUNTER_SCORE: i32 = KILLER_SCORE - 2;
 /// share of its value (MVV-LVA steps are in the hundreds).
 const CAPTURE_HISTORY_ORDER_DIVISOR: i32 = 32;
 const BAD_TACTICAL_SCORE: i32 = -(1 << 26);
+/// A quiet check in quiescence: after every capture worth trying.
+const QUIET_CHECK_SCORE: i32 = 1 << 20;
 /// History values stay within +-HISTORY_MAX.
 const HISTORY_MAX: i32 = 16_384;
 /// ProbCut verifies with a search this many plies shallower.
@@ -55,6 +57,9 @@ const NEVER_REDUCED_RELIEF: i32 = 1000;
 struct NodeKind {
     null_allowed: bool,
     cut_node: bool,
+    /// Whether being in check here extends the search (not after a check
+    /// that loses material, with `unsafe_checks_are_quiet`).
+    extend_check: bool,
 }
 
 impl NodeKind {
@@ -63,6 +68,16 @@ impl NodeKind {
         Self {
             null_allowed: true,
             cut_node,
+            extend_check: true,
+        }
+    }
+
+    /// The child after a checking move that loses material, when such
+    /// checks count as quiet moves.
+    const fn without_check_extension(self, unsafe_check: bool) -> Self {
+        Self {
+            extend_check: !unsafe_check,
+            ..self
         }
     }
 }
@@ -796,6 +811,7 @@ impl<'a, G: Game> Worker<'a, G> {
         let NodeKind {
             null_allowed,
             cut_node,
+            extend_check,
         } = kind;
         let pv_node = beta - alpha > 1;
         self.pv[ply].clear();
@@ -806,7 +822,10 @@ impl<'a, G: Game> Worker<'a, G> {
         // Check extensions stop at twice the iteration's depth: where
         // nearly every move checks (crowded boards) they would otherwise
         // keep the whole tree at full width.
-        if in_check && (ply as i32) < self.params.check_extension_ply_factor * self.root_depth {
+        if in_check
+            && extend_check
+            && (ply as i32) < self.params.check_extension_ply_factor * self.root_depth
+        {
             depth += 1;
         }
         if depth <= 0 {
@@ -924,6 +943,7 @@ impl<'a, G: Game> Worker<'a, G> {
                     NodeKind {
                         null_allowed: false,
                         cut_node: !cut_node,
+                        extend_check: true,
                     },
                 );
                 self.leave();
@@ -1020,11 +1040,12 @@ impl<'a, G: Game> Worker<'a, G> {
                 || may_prune
                     && (self.futility_pruned(&quiet_move)
                         || self.prunes_by_exchange(pos, mv, quiet, depth));
-            if prunable && !pos.gives_check(mv) {
+            if prunable && !self.gives_safe_check(pos, mv) {
                 continue;
             }
             let child = pos.play(mv);
-            let gives_check = child.in_check();
+            let unsafe_check = child.in_check() && self.check_is_unsafe(pos, mv);
+            let gives_check = child.in_check() && !unsafe_check;
 
             let mut extension = 0;
             if let Some(e) = entry
@@ -1043,6 +1064,7 @@ impl<'a, G: Game> Worker<'a, G> {
                     NodeKind {
                         null_allowed: false,
                         cut_node,
+                        extend_check: true,
                     },
                 );
                 self.excluded[ply] = None;
@@ -1073,7 +1095,8 @@ impl<'a, G: Game> Worker<'a, G> {
                     -beta,
                     -alpha,
                     ply + 1,
-                    NodeKind::after_move(!pv_node && !cut_node),
+                    NodeKind::after_move(!pv_node && !cut_node)
+                        .without_check_extension(unsafe_check),
                 )
             } else {
                 let bad_tactical = !quiet && scores[i] < KILLER_SCORE;
@@ -1100,7 +1123,7 @@ impl<'a, G: Game> Worker<'a, G> {
                     -alpha - 1,
                     -alpha,
                     ply + 1,
-                    NodeKind::after_move(true),
+                    NodeKind::after_move(true).without_check_extension(unsafe_check),
                 );
                 if s > alpha && r > 0 {
                     s = -self.negamax(
@@ -1109,7 +1132,7 @@ impl<'a, G: Game> Worker<'a, G> {
                         -alpha - 1,
                         -alpha,
                         ply + 1,
-                        NodeKind::after_move(!cut_node),
+                        NodeKind::after_move(!cut_node).without_check_extension(unsafe_check),
                     );
                 }
                 if s > alpha && s < beta {
@@ -1119,7 +1142,7 @@ impl<'a, G: Game> Worker<'a, G> {
                         -beta,
                         -alpha,
                         ply + 1,
-                        NodeKind::after_move(false),
+                        NodeKind::after_move(false).without_check_extension(unsafe_check),
                     );
                 }
                 s
@@ -1254,6 +1277,20 @@ impl<'a, G: Game> Worker<'a, G> {
         r += (p.lmr_cut_node_x100 * m.cut_node as i32 - relief) * REDUCTION_UNIT / 100;
         r -= m.history * REDUCTION_UNIT / p.lmr_history_divisor;
         (r / REDUCTION_UNIT).min(m.new_depth - 1).max(0)
+    }
+
+    /// Whether `mv` gives check and, where unsafe checks count as quiet,
+    /// does not lose material by exchange.
+    fn gives_safe_check(&self, pos: &G, mv: G::Move) -> bool {
+        pos.gives_check(mv) && !self.check_is_unsafe(pos, mv)
+    }
+
+    /// Whether the checking move `mv` counts as quiet because it loses
+    /// material by exchange (`unsafe_checks_are_quiet`).
+    fn check_is_unsafe(&self, pos: &G, mv: G::Move) -> bool {
+        self.params.unsafe_checks_are_quiet != 0
+            && G::SEE_IS_EXACT
+            && !pos.see_at_least_with(self.eval, mv, 0)
     }
 
     /// ProbCut: a tactical move whose exchange gains enough, and which
@@ -1464,6 +1501,12 @@ impl<'a, G: Game> Worker<'a, G> {
     /// Quiescence search; `qs_depth` counts its plies, so that it ends
     /// within `qsearch_max_depth` plies and `qsearch_max_moves` moves per
     /// node even where captures never run out (crowded boards).
+    /// Whether this quiescence ply tries quiet checks (out of check; only
+    /// in games that tell checks cheaply).
+    fn tries_quiet_checks(&self, qs_depth: i32) -> bool {
+        G::CHECK_TEST_IS_CHEAP && qs_depth == 0 && self.params.qsearch_checks != 0
+    }
+
     fn qsearch(&mut self, pos: &G, mut alpha: i32, beta: i32, ply: usize, qs_depth: i32) -> i32 {
         self.pv[ply].clear();
         if self.should_stop() {
@@ -1521,7 +1564,11 @@ impl<'a, G: Game> Worker<'a, G> {
             if stand_pat >= beta {
                 return stand_pat;
             }
-            pos.tactical_moves(&self.history, &mut moves);
+            if self.tries_quiet_checks(qs_depth) {
+                pos.legal_moves(&self.history, &mut moves);
+            } else {
+                pos.tactical_moves(&self.history, &mut moves);
+            }
             stand_pat
         };
         alpha = alpha.max(best);
@@ -1551,6 +1598,11 @@ impl<'a, G: Game> Worker<'a, G> {
                 }
             } else if in_check {
                 0
+            } else if self.tries_quiet_checks(qs_depth)
+                && pos.gives_check(mv)
+                && pos.see_at_least_with(self.eval, mv, 0)
+            {
+                QUIET_CHECK_SCORE
             } else {
                 i32::MIN
             };
@@ -1566,8 +1618,15 @@ impl<'a, G: Game> Worker<'a, G> {
             }
             // The best few moves by ordering; one reply at least, so that
             // a mate is still seen.
-            if i as i32 >= self.params.qsearch_max_moves && best > -MATE_BOUND {
-                break;
+            if i as i32 >= self.params.qsearch_max_moves
+                && best > -MATE_BOUND
+                && scores[i] != QUIET_CHECK_SCORE
+            {
+                if in_check || !self.tries_quiet_checks(qs_depth) {
+                    break;
+                }
+                // The quiet checks come after the captures left out.
+                continue;
             }
             let mv = list[i];
             let child = pos.play(mv);
@@ -1634,12 +1693,20 @@ mod tests {
 
     /// An alpha-beta search with the default options and weights.
     fn search_default<G: Game>(state: &GameState<G>, limits: &Limits) -> super::Outcome<G::Move> {
-        let config = Config::default();
+        search_with(&Config::default(), state, limits)
+    }
+
+    /// An alpha-beta search with `config` and the default weights.
+    fn search_with<G: Game>(
+        config: &Config,
+        state: &GameState<G>,
+        limits: &Limits,
+    ) -> super::Outcome<G::Move> {
         let shared = Shared::new();
         shared.prepare(limits);
         let mut memory = Memory::new(SearchKind::AlphaBeta, 1).unwrap();
         let resources = Resources {
-            config: &config,
+            config,
             eval: G::default_eval_params(),
             shared: &shared,
         };
@@ -1670,9 +1737,6 @@ mod tests {
         );
     }
 
-    /// Issue 15: in Nemoroth a repeated configuration is illegal, so a
-    /// position's value depends on the path to it. Alabaster mates in 3
-    /// with e3f2 because Obsidian's Go Away may not return to h2.
     #[test]
     fn table_scores_refine_the_evaluation_only_beyond_it() {
         use super::{MATE, refine_by_table};
@@ -1686,6 +1750,9 @@ mod tests {
         assert_eq!(refine_by_table(10, MATE - 5, Bound::Lower), 10);
     }
 
+    /// Issue 15: in Nemoroth a repeated configuration is illegal, so a
+    /// position's value depends on the path to it. Alabaster mates in 3
+    /// with e3f2 because Obsidian's Go Away may not return to h2.
     #[test]
     fn path_dependent_mate_in_three_is_found() {
         let state =
@@ -1698,6 +1765,24 @@ mod tests {
         let best = outcome.best.map(|m| state.position.move_to_string(m));
         assert_eq!(best.as_deref(), Some("e3f2"));
         assert_eq!(Score::from_internal(outcome.score), Score::Mate(3));
+    }
+
+    /// Every Black move allows the quiet mate Qd8: a depth-1 search sees
+    /// it only where quiescence tries quiet checks.
+    #[test]
+    fn quiescence_checks_see_a_quiet_mate_at_the_horizon() {
+        let state = GameState::new(Nimrod::from_fen("7k/1p6/6K1/8/8/8/8/3Q4 b - - 0 1").unwrap());
+        let limits = Limits {
+            depth: Some(1),
+            ..Limits::default()
+        };
+        let score_with = |checks: &str| {
+            let mut config = Config::default();
+            config.params.set("qsearch_checks", checks).unwrap();
+            Score::from_internal(search_with(&config, &state, &limits).score)
+        };
+        assert_eq!(score_with("1"), Score::Mate(-1));
+        assert!(matches!(score_with("0"), Score::Cp(_)));
     }
 
     /// Issue 14, F2: every parameter at either end of its advertised range

@@ -81,6 +81,10 @@ pub struct SearchParams {
     /// move-count pruning of Stockfish-like searches does); 0: checks are
     /// never pruned.
     pub lmp_prunes_checks: i32,
+    /// 1: a checking move that loses material by exchange is treated as
+    /// quiet: no check extension, reduced and pruned like a quiet move
+    /// (in games whose exchange test is exact).
+    pub unsafe_checks_are_quiet: i32,
     /// Futility pruning of quiet moves: eval + base + margin * depth <= alpha.
     pub futility_base: i32,
     pub futility_margin: i32,
@@ -102,6 +106,11 @@ pub struct SearchParams {
     /// settling bound cuts a null-window node, the table move goes first,
     /// and the stored evaluation, refined by the bound, is stand pat.
     pub qsearch_tt_probe: i32,
+    /// 1: the first quiescence ply (out of check, where the game tells
+    /// checks cheaply) also tries the quiet moves that give check and do
+    /// not lose material by exchange; they are not counted against
+    /// `qsearch_max_moves`.
+    pub qsearch_checks: i32,
     /// Quiescence plies at most, and moves tried per quiescence node out
     /// of check at most (in check: once one evasion has a score).
     pub qsearch_max_depth: i32,
@@ -184,6 +193,7 @@ pub const DEFAULT_PARAMS: SearchParams = SearchParams {
     lmp_base: 4,
     lmp_max_depth: 6,
     lmp_prunes_checks: 0,
+    unsafe_checks_are_quiet: 0,
     futility_base: 100,
     futility_margin: 90,
     futility_max_depth: 6,
@@ -193,6 +203,7 @@ pub const DEFAULT_PARAMS: SearchParams = SearchParams {
     qsearch_see_threshold: 0,
     qsearch_delta_margin: 5000,
     qsearch_tt_probe: 0,
+    qsearch_checks: 0,
     qsearch_max_depth: 16,
     qsearch_max_moves: 3,
     tm_moves_to_go: 30,
@@ -273,6 +284,7 @@ specs! {
     lmp_base: 0, 1000;
     lmp_max_depth: 0, 200;
     lmp_prunes_checks: 0, 1;
+    unsafe_checks_are_quiet: 0, 1;
     futility_base: 0, 2000;
     futility_margin: 0, 2000;
     futility_max_depth: 0, 200;
@@ -282,6 +294,7 @@ specs! {
     qsearch_see_threshold: -2000, 2000;
     qsearch_delta_margin: 0, 5000;
     qsearch_tt_probe: 0, 1;
+    qsearch_checks: 0, 1;
     qsearch_max_depth: 1, 100;
     qsearch_max_moves: 1, 1000;
     tm_moves_to_go: 2, 50;

@@ -232,6 +232,10 @@ impl<F: Flavor> Game for Position<F> {
     /// The swap-list exchange of `tactics.rs`.
     const SEE_IS_EXACT: bool = true;
 
+    /// `Position::gives_check` looks at the moved piece and the line
+    /// through its from-square.
+    const CHECK_TEST_IS_CHEAP: bool = true;
+
     fn see_at_least(&self, mv: Move, threshold: i32) -> bool {
         self.see(mv) >= threshold
     }
