@@ -1498,15 +1498,15 @@ impl<'a, G: Game> Worker<'a, G> {
         }
     }
 
-    /// Quiescence search; `qs_depth` counts its plies, so that it ends
-    /// within `qsearch_max_depth` plies and `qsearch_max_moves` moves per
-    /// node even where captures never run out (crowded boards).
     /// Whether this quiescence ply tries quiet checks (out of check; only
     /// in games that tell checks cheaply).
     fn tries_quiet_checks(&self, qs_depth: i32) -> bool {
         G::CHECK_TEST_IS_CHEAP && qs_depth == 0 && self.params.qsearch_checks != 0
     }
 
+    /// Quiescence search; `qs_depth` counts its plies, so that it ends
+    /// within `qsearch_max_depth` plies and `qsearch_max_moves` moves per
+    /// node even where captures never run out (crowded boards).
     fn qsearch(&mut self, pos: &G, mut alpha: i32, beta: i32, ply: usize, qs_depth: i32) -> i32 {
         self.pv[ply].clear();
         if self.should_stop() {
