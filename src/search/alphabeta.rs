@@ -1044,7 +1044,8 @@ impl<'a, G: Game> Worker<'a, G> {
                 continue;
             }
             let child = pos.play(mv);
-            let unsafe_check = child.in_check() && self.check_is_unsafe(pos, mv);
+            // A move that pruning would skip got here only as a safe check.
+            let unsafe_check = !prunable && child.in_check() && self.check_is_unsafe(pos, mv);
             let gives_check = child.in_check() && !unsafe_check;
 
             let mut extension = 0;
