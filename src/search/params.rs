@@ -82,8 +82,10 @@ pub struct SearchParams {
     /// never pruned.
     pub lmp_prunes_checks: i32,
     /// 1: a checking move that loses material by exchange is treated as
-    /// quiet: no check extension, reduced and pruned like a quiet move
-    /// (in games whose exchange test is exact).
+    /// if it gave no check: no check extension for its reply, and reduced
+    /// and pruned as the same move without check would be (a quiet move
+    /// as a quiet move, a capture as a losing capture), in games whose
+    /// exchange test is exact.
     pub unsafe_checks_are_quiet: i32,
     /// Futility pruning of quiet moves: eval + base + margin * depth <= alpha.
     pub futility_base: i32,
