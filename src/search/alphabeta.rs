@@ -58,7 +58,8 @@ struct NodeKind {
     null_allowed: bool,
     cut_node: bool,
     /// Whether being in check here extends the search (not after a check
-    /// that loses material, with `unsafe_checks_are_quiet`).
+    /// that loses material, with `unsafe_checks_are_quiet`, nor after one
+    /// made shallower than `check_extension_min_depth`).
     extend_check: bool,
 }
 
@@ -72,11 +73,10 @@ impl NodeKind {
         }
     }
 
-    /// The child after a checking move that loses material, when such
-    /// checks count as quiet moves.
-    const fn without_check_extension(self, unsafe_check: bool) -> Self {
+    /// The child, with its check extension withheld if `withheld`.
+    const fn without_check_extension(self, withheld: bool) -> Self {
         Self {
-            extend_check: !unsafe_check,
+            extend_check: !withheld,
             ..self
         }
     }
@@ -100,6 +100,8 @@ struct LateMove {
 /// What late move and futility pruning of one move depend on.
 struct QuietPruning {
     depth: i32,
+    /// The depth futility reads ([`Worker::pruning_depth`]).
+    prune_depth: i32,
     alpha: i32,
     eval: i32,
     quiets_tried: usize,
@@ -1023,8 +1025,10 @@ impl<'a, G: Game> Worker<'a, G> {
             // waits until a move would be), and reduced only where
             // `lmr_check_relief_x100` allows it.
             let may_prune = !in_check && best_score > -MATE_BOUND;
+            let prune_depth = self.pruning_depth(depth, i);
             let quiet_move = QuietPruning {
                 depth,
+                prune_depth,
                 alpha,
                 eval,
                 quiets_tried,
@@ -1039,7 +1043,7 @@ impl<'a, G: Game> Worker<'a, G> {
             let prunable = late
                 || may_prune
                     && (self.futility_pruned(&quiet_move)
-                        || self.prunes_by_exchange(pos, mv, quiet, depth));
+                        || self.prunes_by_exchange(pos, mv, quiet, depth, prune_depth));
             if prunable && !self.gives_safe_check(pos, mv) {
                 continue;
             }
@@ -1086,6 +1090,9 @@ impl<'a, G: Game> Worker<'a, G> {
                 }
             }
 
+            // The reply to a check is extended only where the check was
+            // made far enough from the leaves, and not after a losing one.
+            let no_check_extension = unsafe_check || depth < p.check_extension_min_depth;
             self.enter(rep_key);
             self.piece_to[ply] = self.move_slot(pos, mv);
             let new_depth = depth - 1 + extension;
@@ -1097,7 +1104,7 @@ impl<'a, G: Game> Worker<'a, G> {
                     -alpha,
                     ply + 1,
                     NodeKind::after_move(!pv_node && !cut_node)
-                        .without_check_extension(unsafe_check),
+                        .without_check_extension(no_check_extension),
                 )
             } else {
                 let bad_tactical = !quiet && scores[i] < KILLER_SCORE;
@@ -1124,7 +1131,7 @@ impl<'a, G: Game> Worker<'a, G> {
                     -alpha - 1,
                     -alpha,
                     ply + 1,
-                    NodeKind::after_move(true).without_check_extension(unsafe_check),
+                    NodeKind::after_move(true).without_check_extension(no_check_extension),
                 );
                 if s > alpha && r > 0 {
                     s = -self.negamax(
@@ -1133,7 +1140,7 @@ impl<'a, G: Game> Worker<'a, G> {
                         -alpha - 1,
                         -alpha,
                         ply + 1,
-                        NodeKind::after_move(!cut_node).without_check_extension(unsafe_check),
+                        NodeKind::after_move(!cut_node).without_check_extension(no_check_extension),
                     );
                 }
                 if s > alpha && s < beta {
@@ -1143,7 +1150,7 @@ impl<'a, G: Game> Worker<'a, G> {
                         -beta,
                         -alpha,
                         ply + 1,
-                        NodeKind::after_move(false).without_check_extension(unsafe_check),
+                        NodeKind::after_move(false).without_check_extension(no_check_extension),
                     );
                 }
                 s
@@ -1206,7 +1213,11 @@ impl<'a, G: Game> Worker<'a, G> {
         {
             self.learn_correction(correction, depth, raw_eval, best_score);
         }
-        let mv_bits = best_move.map(G::encode_move).unwrap_or(0);
+        let mv_bits = match best_move {
+            Some(_) if bound == Bound::Upper && p.tt_fail_low_keeps_move != 0 => 0,
+            Some(m) => G::encode_move(m),
+            None => 0,
+        };
         let stored = Stored {
             depth,
             bound,
@@ -1232,19 +1243,37 @@ impl<'a, G: Game> Worker<'a, G> {
         let p = self.params;
         !m.pv_node
             && m.quiet
-            && m.depth <= p.futility_max_depth
-            && m.eval + p.futility_base + p.futility_margin * m.depth <= m.alpha
+            && m.prune_depth <= p.futility_max_depth
+            && m.eval + p.futility_base + p.futility_margin * m.prune_depth <= m.alpha
+    }
+
+    /// The depth futility and the quiet exchange test read for the move
+    /// at `index` of a node at `depth`: the node's, or with
+    /// `prune_by_reduced_depth` what the table's reduction would leave.
+    fn pruning_depth(&self, depth: i32, index: usize) -> i32 {
+        if self.params.prune_by_reduced_depth == 0 {
+            return depth;
+        }
+        let r = self.lmr[(depth as usize).min(63)][index.min(63)] / REDUCTION_UNIT;
+        (depth - 1 - r).max(0)
     }
 
     /// Whether exchange pruning near the leaves skips `mv`, a move that
     /// loses material by exchange (if it does not give check).
-    fn prunes_by_exchange(&self, pos: &G, mv: G::Move, quiet: bool, depth: i32) -> bool {
+    fn prunes_by_exchange(
+        &self,
+        pos: &G,
+        mv: G::Move,
+        quiet: bool,
+        depth: i32,
+        prune_depth: i32,
+    ) -> bool {
         let p = self.params;
         if !G::SEE_IS_EXACT || depth > p.see_prune_max_depth {
             return false;
         }
         let threshold = if quiet {
-            -p.see_prune_quiet_margin * depth * depth
+            -p.see_prune_quiet_margin * prune_depth * prune_depth
         } else {
             -p.see_prune_capture_margin * depth
         };

@@ -15,6 +15,10 @@ pub struct SearchParams {
     /// A node in check is searched a ply deeper while its ply is below
     /// this many times the iteration's depth; 0 = no check extension.
     pub check_extension_ply_factor: i32,
+    /// A check made at a node shallower than this many plies gives its
+    /// reply no check extension (Stockfish-like searches extend checks
+    /// only far from the leaves); 0 = every check is extended.
+    pub check_extension_min_depth: i32,
     /// Reverse futility: prune when eval - margin * depth >= beta.
     pub rfp_margin: i32,
     pub rfp_max_depth: i32,
@@ -47,6 +51,10 @@ pub struct SearchParams {
     /// 1: a table score whose bound allows it replaces the static
     /// evaluation in the pruning decisions (not in `improving`).
     pub tt_refines_eval: i32,
+    /// 1: a node that fails low stores no move, so the table keeps the
+    /// move it had (the best of upper bounds says little); 0: it stores
+    /// the move with the highest upper bound.
+    pub tt_fail_low_keeps_move: i32,
     /// 1: late root moves are reduced too (by the table, as at a PV node).
     pub lmr_at_root: i32,
     /// Razoring up to this depth: a node whose evaluation is below alpha -
@@ -88,6 +96,11 @@ pub struct SearchParams {
     /// exchange test is exact.
     pub unsafe_checks_are_quiet: i32,
     /// Futility pruning of quiet moves: eval + base + margin * depth <= alpha.
+    /// With `prune_by_reduced_depth` 1, futility and the quiet exchange test
+    /// read the depth the move's late move reduction would leave (the
+    /// table's, by depth and move number), as Stockfish-like searches do;
+    /// 0: the node's depth.
+    pub prune_by_reduced_depth: i32,
     pub futility_base: i32,
     pub futility_margin: i32,
     pub futility_max_depth: i32,
@@ -165,6 +178,7 @@ pub const DEFAULT_PARAMS: SearchParams = SearchParams {
     aspiration_window: 25,
     aspiration_min_depth: 5,
     check_extension_ply_factor: 2,
+    check_extension_min_depth: 0,
     rfp_margin: 80,
     rfp_max_depth: 7,
     nmp_min_depth: 3,
@@ -180,6 +194,7 @@ pub const DEFAULT_PARAMS: SearchParams = SearchParams {
     lmr_check_relief_x100: 1000,
     lmr_bad_tactical_relief_x100: 1000,
     tt_refines_eval: 0,
+    tt_fail_low_keeps_move: 0,
     lmr_at_root: 0,
     razor_max_depth: 3,
     razor_base: 400,
@@ -196,6 +211,7 @@ pub const DEFAULT_PARAMS: SearchParams = SearchParams {
     lmp_max_depth: 6,
     lmp_prunes_checks: 0,
     unsafe_checks_are_quiet: 1,
+    prune_by_reduced_depth: 0,
     futility_base: 100,
     futility_margin: 90,
     futility_max_depth: 6,
@@ -256,6 +272,7 @@ specs! {
     aspiration_window: 1, 1000;
     aspiration_min_depth: 1, 200;
     check_extension_ply_factor: 0, 8;
+    check_extension_min_depth: 0, 200;
     rfp_margin: 0, 1000;
     rfp_max_depth: 0, 200;
     nmp_min_depth: 1, 200;
@@ -271,6 +288,7 @@ specs! {
     lmr_check_relief_x100: 0, 1000;
     lmr_bad_tactical_relief_x100: 0, 1000;
     tt_refines_eval: 0, 1;
+    tt_fail_low_keeps_move: 0, 1;
     lmr_at_root: 0, 1;
     razor_max_depth: 0, 200;
     razor_base: 0, 5000;
@@ -287,6 +305,7 @@ specs! {
     lmp_max_depth: 0, 200;
     lmp_prunes_checks: 0, 1;
     unsafe_checks_are_quiet: 0, 1;
+    prune_by_reduced_depth: 0, 1;
     futility_base: 0, 2000;
     futility_margin: 0, 2000;
     futility_max_depth: 0, 200;
