@@ -194,7 +194,7 @@ pub const DEFAULT_PARAMS: SearchParams = SearchParams {
     lmr_check_relief_x100: 1000,
     lmr_bad_tactical_relief_x100: 1000,
     tt_refines_eval: 0,
-    tt_fail_low_keeps_move: 0,
+    tt_fail_low_keeps_move: 1,
     lmr_at_root: 0,
     razor_max_depth: 3,
     razor_base: 400,
