@@ -260,6 +260,15 @@ mod tests {
         };
         tt.store(key, 1234, 5, deeper);
         assert_eq!(tt.probe(key).unwrap().eval, Some(-321));
+        // A result without a move (a fail-low node) keeps the move stored.
+        let fail_low = Stored {
+            depth: 18,
+            bound: Bound::Upper,
+            eval: None,
+        };
+        tt.store(key, 0, -40, fail_low);
+        let e = tt.probe(key).unwrap();
+        assert_eq!((e.mv, e.score, e.bound), (1234, -40, Bound::Upper));
         // Evaluations that do not fit are not stored.
         let other = key ^ 1 << 40;
         for eval in [None, Some(40_000), Some(i16::MIN as i32)] {
