@@ -95,12 +95,11 @@ pub struct SearchParams {
     /// as a quiet move, a capture as a losing capture), in games whose
     /// exchange test is exact.
     pub unsafe_checks_are_quiet: i32,
-    /// Futility pruning of quiet moves: eval + base + margin * depth <= alpha.
-    /// With `prune_by_reduced_depth` 1, futility and the quiet exchange test
-    /// read the depth the move's late move reduction would leave (the
-    /// table's, by depth and move number), as Stockfish-like searches do;
-    /// 0: the node's depth.
+    /// 1: futility and the quiet exchange test read the depth the move's
+    /// late move reduction would leave (the table's, by depth and move
+    /// number), as Stockfish-like searches do; 0: the node's depth.
     pub prune_by_reduced_depth: i32,
+    /// Futility pruning of quiet moves: eval + base + margin * depth <= alpha.
     pub futility_base: i32,
     pub futility_margin: i32,
     pub futility_max_depth: i32,
