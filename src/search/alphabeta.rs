@@ -32,6 +32,9 @@ const CAPTURE_HISTORY_ORDER_DIVISOR: i32 = 32;
 const BAD_TACTICAL_SCORE: i32 = -(1 << 26);
 /// A quiet check in quiescence: after every capture worth trying.
 const QUIET_CHECK_SCORE: i32 = 1 << 20;
+/// Marks, once picked, a move the node skipped (pruned, or the move a
+/// singular test leaves out), so that no history malus reaches it.
+const SKIPPED_SCORE: i32 = i32::MIN;
 /// History values stay within +-HISTORY_MAX.
 const HISTORY_MAX: i32 = 16_384;
 /// ProbCut verifies with a search this many plies shallower.
@@ -47,6 +50,9 @@ const HISTORY_BONUS_MAX: i32 = 1600;
 /// Reductions are computed in 1/REDUCTION_UNIT plies, so that history can
 /// move them by less than a ply.
 const REDUCTION_UNIT: i32 = 1024;
+/// Nodes at most this deep neither join nor leave the principal
+/// variations by their result (the leaves say too little).
+const TT_PV_MIN_DEPTH: i32 = 3;
 /// A relief (hundredths of a ply) at or above this means "never reduced".
 const NEVER_REDUCED_RELIEF: i32 = 1000;
 
@@ -88,6 +94,9 @@ struct LateMove {
     new_depth: i32,
     searched: usize,
     pv_node: bool,
+    /// On a principal variation now or before, and not expected to fail
+    /// low (reduced by `lmr_tt_pv_x100` less).
+    tt_pv: bool,
     cut_node: bool,
     improving: bool,
     in_check: bool,
@@ -199,6 +208,9 @@ pub struct Worker<'a, G: Game> {
     pv: Vec<Vec<G::Move>>,
     scores: Vec<Vec<i32>>,
     eval_stack: Vec<i32>,
+    /// Per ply: whether the node is or was on a principal variation
+    /// (a PV node, or the table says so), reduced less.
+    tt_pv: Vec<bool>,
     lmr: Vec<[i32; 64]>,
     root_moves: Vec<RootMove<G::Move>>,
     completed_depth: u32,
@@ -206,6 +218,27 @@ pub struct Worker<'a, G: Game> {
     root_depth: i32,
     /// What the finished iterations say, for the time manager.
     signals: SearchSignals,
+}
+
+/// The moves a node took up before the one that cut off, with their
+/// ordering scores (`SKIPPED_SCORE` where the node skipped the move).
+#[derive(Clone, Copy)]
+struct Tried<'a, M> {
+    moves: &'a [M],
+    scores: &'a [i32],
+    /// Whether only the moves searched get the history malus
+    /// (`history_malus_searched_only`), not those pruned or left out.
+    only_searched: bool,
+}
+
+impl<M: Copy> Tried<'_, M> {
+    fn moves(&self) -> impl Iterator<Item = M> + '_ {
+        self.moves
+            .iter()
+            .zip(self.scores)
+            .filter(|&(_, &s)| !self.only_searched || s != SKIPPED_SCORE)
+            .map(|(&m, _)| m)
+    }
 }
 
 /// Selection sort, one step: brings the best-scored remaining move to `i`.
@@ -356,6 +389,7 @@ impl<'a, G: Game> Worker<'a, G> {
                 .collect(),
             scores: (0..=MAX_PLY + 1).map(|_| Vec::new()).collect(),
             eval_stack: vec![0; MAX_PLY + 2],
+            tt_pv: vec![false; MAX_PLY + 2],
             lmr,
             root_moves: Vec::new(),
             completed_depth: 0,
@@ -705,6 +739,7 @@ impl<'a, G: Game> Worker<'a, G> {
     ) -> i32 {
         let mut best = -INFINITY;
         let key = root.repetition_key();
+        self.tt_pv[0] = true;
         for i in pv_index..self.root_moves.len() {
             let mv = self.root_moves[i].mv;
             self.piece_to[0] = self.move_slot(root, mv);
@@ -729,6 +764,7 @@ impl<'a, G: Game> Worker<'a, G> {
                         new_depth: depth - 1,
                         searched: i - pv_index,
                         pv_node: true,
+                        tt_pv: true,
                         cut_node: false,
                         improving: false,
                         in_check: root.in_check(),
@@ -854,6 +890,15 @@ impl<'a, G: Game> Worker<'a, G> {
         let key = self.tt_key(pos);
         let entry = self.tt.probe(key);
         let tt_move = entry.map(|e| e.mv).unwrap_or(0);
+        // A singular test keeps the node's own flag.
+        if excluded.is_none() {
+            self.tt_pv[ply] = pv_node || entry.is_some_and(|e| e.pv);
+        }
+        self.tt_pv[ply + 1] = false;
+        let likely_fail_low = pv_node
+            && entry.is_some_and(|e| {
+                e.mv != 0 && matches!(e.bound, Bound::Upper | Bound::Exact) && e.depth >= depth
+            });
         if let Some(e) = entry {
             let s = score_from_tt(e.score, ply);
             if !pv_node
@@ -1018,6 +1063,7 @@ impl<'a, G: Game> Worker<'a, G> {
             pick_best(list, &mut scores, i);
             let mv = list[i];
             if Some(mv) == excluded {
+                scores[i] = SKIPPED_SCORE;
                 continue;
             }
             let quiet = !pos.is_tactical(mv);
@@ -1038,6 +1084,7 @@ impl<'a, G: Game> Worker<'a, G> {
             };
             let late = may_prune && self.late_move_pruned(&quiet_move);
             if late && p.lmp_prunes_checks != 0 {
+                scores[i] = SKIPPED_SCORE;
                 continue;
             }
             let prunable = late
@@ -1045,6 +1092,7 @@ impl<'a, G: Game> Worker<'a, G> {
                     && (self.futility_pruned(&quiet_move)
                         || self.prunes_by_exchange(pos, mv, quiet, depth, prune_depth));
             if prunable && !self.gives_safe_check(pos, mv) {
+                scores[i] = SKIPPED_SCORE;
                 continue;
             }
             let child = pos.play(mv);
@@ -1113,6 +1161,7 @@ impl<'a, G: Game> Worker<'a, G> {
                     new_depth,
                     searched,
                     pv_node,
+                    tt_pv: self.tt_pv[ply] && !likely_fail_low,
                     cut_node,
                     improving,
                     in_check,
@@ -1176,11 +1225,16 @@ impl<'a, G: Game> Worker<'a, G> {
                     line.push(mv);
                     line.extend_from_slice(&tail[0]);
                     if score >= beta {
+                        let tried = Tried {
+                            moves: &list[..i],
+                            scores: &scores[..i],
+                            only_searched: p.history_malus_searched_only != 0,
+                        };
                         if quiet {
-                            self.reward_quiet(pos, ply, depth, mv, &list[..i]);
+                            self.reward_quiet(pos, ply, depth, mv, tried);
                         }
                         let tactical_best = (!quiet).then_some(mv);
-                        self.reward_capture(pos, depth, tactical_best, &list[..i]);
+                        self.reward_capture(pos, depth, tactical_best, tried);
                         break;
                     }
                 }
@@ -1222,10 +1276,28 @@ impl<'a, G: Game> Worker<'a, G> {
             depth,
             bound,
             eval: (!in_check).then_some(raw_eval),
+            pv: self.stays_on_pv(ply, depth, bound),
         };
         self.tt
             .store(key, mv_bits, score_to_tt(best_score, ply), stored);
         best_score
+    }
+
+    /// Whether the node at `ply`, searched to `depth` with the result's
+    /// `bound`, counts as on a principal variation from now on: a node
+    /// that fails low below one that does joins it (the move into it is
+    /// probably good), and a node refuted by a child that is not on one
+    /// leaves it (the line ends here).
+    fn stays_on_pv(&mut self, ply: usize, depth: i32, bound: Bound) -> bool {
+        let parent_on_pv = ply > 0 && self.tt_pv[ply - 1];
+        let child_on_pv = self.tt_pv[ply + 1];
+        let on_pv = &mut self.tt_pv[ply];
+        if bound == Bound::Upper {
+            *on_pv |= parent_on_pv && depth > TT_PV_MIN_DEPTH;
+        } else if depth > TT_PV_MIN_DEPTH {
+            *on_pv &= child_on_pv;
+        }
+        *on_pv
     }
 
     /// Whether late move pruning skips the move described by `m` (if it
@@ -1304,6 +1376,9 @@ impl<'a, G: Game> Worker<'a, G> {
         }
         let mut r = self.lmr[(m.depth as usize).min(63)][m.searched.min(63)];
         r += REDUCTION_UNIT * (!m.pv_node as i32 - m.improving as i32);
+        if m.tt_pv {
+            r -= p.lmr_tt_pv_x100 * REDUCTION_UNIT / 100;
+        }
         r += (p.lmr_cut_node_x100 * m.cut_node as i32 - relief) * REDUCTION_UNIT / 100;
         r -= m.history * REDUCTION_UNIT / p.lmr_history_divisor;
         (r / REDUCTION_UNIT).min(m.new_depth - 1).max(0)
@@ -1376,6 +1451,7 @@ impl<'a, G: Game> Worker<'a, G> {
                     depth: depth - PROBCUT_REDUCTION + 1,
                     bound: Bound::Lower,
                     eval: None,
+                    pv: self.tt_pv[ply],
                 };
                 self.tt.store(key, G::encode_move(mv), stored, result);
                 return Some(score);
@@ -1488,14 +1564,20 @@ impl<'a, G: Game> Worker<'a, G> {
 
     /// A cutoff: a bonus for the tactical move that made it (`best`, if it
     /// was tactical) and a malus for the tactical moves tried before it.
-    fn reward_capture(&mut self, pos: &G, depth: i32, best: Option<G::Move>, before: &[G::Move]) {
+    fn reward_capture(
+        &mut self,
+        pos: &G,
+        depth: i32,
+        best: Option<G::Move>,
+        before: Tried<G::Move>,
+    ) {
         let color = pos.side_to_move().index();
         let bonus = history_bonus(depth);
         if let Some(mv) = best {
             let slot = self.capture_slot(color, pos, mv);
             self.histories.capture[slot] = with_gravity(self.histories.capture[slot], bonus);
         }
-        for &m in before {
+        for m in before.moves() {
             if pos.is_tactical(m) {
                 let slot = self.capture_slot(color, pos, m);
                 self.histories.capture[slot] = with_gravity(self.histories.capture[slot], -bonus);
@@ -1505,7 +1587,14 @@ impl<'a, G: Game> Worker<'a, G> {
 
     /// A quiet move caused a cutoff: killer, history bonus, and a malus for
     /// the quiet moves tried before it.
-    fn reward_quiet(&mut self, pos: &G, ply: usize, depth: i32, mv: G::Move, before: &[G::Move]) {
+    fn reward_quiet(
+        &mut self,
+        pos: &G,
+        ply: usize,
+        depth: i32,
+        mv: G::Move,
+        before: Tried<G::Move>,
+    ) {
         let k = &mut self.killers[ply];
         if k[0] != Some(mv) {
             k[1] = k[0];
@@ -1521,7 +1610,7 @@ impl<'a, G: Game> Worker<'a, G> {
             *slot = with_gravity(*slot, delta);
         };
         update(mv, bonus);
-        for &m in before {
+        for m in before.moves() {
             if !pos.is_tactical(m) {
                 update(m, -bonus);
             }

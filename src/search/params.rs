@@ -55,6 +55,13 @@ pub struct SearchParams {
     /// move it had (the best of upper bounds says little); 0: it stores
     /// the move with the highest upper bound.
     pub tt_fail_low_keeps_move: i32,
+    /// 1: at a cutoff only the moves searched before it get the history
+    /// malus; 0: also those pruned or left out by a singular test.
+    pub history_malus_searched_only: i32,
+    /// Late moves at a node that is or was on a principal variation (and
+    /// not likely to fail low) are reduced this many hundredths of a ply
+    /// less.
+    pub lmr_tt_pv_x100: i32,
     /// 1: late root moves are reduced too (by the table, as at a PV node).
     pub lmr_at_root: i32,
     /// Razoring up to this depth: a node whose evaluation is below alpha -
@@ -194,6 +201,8 @@ pub const DEFAULT_PARAMS: SearchParams = SearchParams {
     lmr_bad_tactical_relief_x100: 1000,
     tt_refines_eval: 0,
     tt_fail_low_keeps_move: 1,
+    history_malus_searched_only: 0,
+    lmr_tt_pv_x100: 0,
     lmr_at_root: 0,
     razor_max_depth: 3,
     razor_base: 400,
@@ -288,6 +297,8 @@ specs! {
     lmr_bad_tactical_relief_x100: 0, 1000;
     tt_refines_eval: 0, 1;
     tt_fail_low_keeps_move: 0, 1;
+    history_malus_searched_only: 0, 1;
+    lmr_tt_pv_x100: 0, 500;
     lmr_at_root: 0, 1;
     razor_max_depth: 0, 200;
     razor_base: 0, 5000;

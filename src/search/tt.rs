@@ -14,7 +14,9 @@
 //!       bits 32..48  score (i16, mate scores relative to this node)
 //!       bits 48..56  depth (u8)
 //!       bits 56..58  bound (0 none, 1 upper, 2 lower, 3 exact)
-//!       bits 58..64  generation (6 bits) for replacement
+//!       bits 58..63  generation (5 bits) for replacement
+//!       bit  63      whether the position is or was on a principal
+//!                    variation (kept in the reductions)
 //! check: bits 0..16  static evaluation (i16; i16::MIN = none)
 //!       bits 16..64  the key's bits 16..64
 //! ```
@@ -41,6 +43,8 @@ pub struct Entry {
     /// The position's static evaluation before any correction, if the
     /// storing search had one (not in check) and it fits in 16 bits.
     pub eval: Option<i32>,
+    /// Whether the position is or was on a principal variation.
+    pub pv: bool,
 }
 
 /// The key bits an entry keeps; the rest of its check word is the
@@ -48,6 +52,14 @@ pub struct Entry {
 const KEY_BITS: u64 = !0xffff;
 /// The evaluation field's "none".
 const NO_EVAL: i16 = i16::MIN;
+/// Generations are counted modulo this.
+const GENERATIONS: u8 = 32;
+const GENERATION_SHIFT: u32 = 58;
+const PV_BIT: u64 = 1 << 63;
+
+fn generation_of(data: u64) -> i32 {
+    ((data >> GENERATION_SHIFT) & (GENERATIONS - 1) as u64) as i32
+}
 
 fn check_word(key: u64, eval: Option<i32>) -> u64 {
     let eval = eval
@@ -75,6 +87,7 @@ pub struct Stored {
     pub depth: i32,
     pub bound: Bound,
     pub eval: Option<i32>,
+    pub pv: bool,
 }
 
 pub struct TranspositionTable {
@@ -83,12 +96,13 @@ pub struct TranspositionTable {
     generation: AtomicU8,
 }
 
-fn pack(mv: u32, score: i32, depth: i32, bound: Bound, generation: u8) -> u64 {
+fn pack(mv: u32, score: i32, result: &Stored, generation: u8) -> u64 {
     mv as u64
         | ((score as i16 as u16) as u64) << 32
-        | (depth.clamp(0, 255) as u64) << 48
-        | (bound as u64) << 56
-        | ((generation & 63) as u64) << 58
+        | (result.depth.clamp(0, 255) as u64) << 48
+        | (result.bound as u64) << 56
+        | ((generation % GENERATIONS) as u64) << GENERATION_SHIFT
+        | if result.pv { PV_BIT } else { 0 }
 }
 
 fn unpack(data: u64, check: u64) -> Entry {
@@ -103,6 +117,7 @@ fn unpack(data: u64, check: u64) -> Entry {
             3 => Bound::Exact,
             _ => Bound::None,
         },
+        pv: data & PV_BIT != 0,
     }
 }
 
@@ -176,8 +191,10 @@ impl TranspositionTable {
     /// Stores a search result; `eval` is the position's uncorrected static
     /// evaluation, if the search had one.
     pub fn store(&self, key: u64, mv: u32, score: i32, result: Stored) {
-        let Stored { depth, bound, eval } = result;
-        let generation = self.generation.load(Ordering::Relaxed) & 63;
+        let Stored {
+            depth, bound, eval, ..
+        } = result;
+        let generation = self.generation.load(Ordering::Relaxed) % GENERATIONS;
         let bucket = self.bucket(key);
         let mut victim = 0;
         let mut victim_worth = i32::MAX;
@@ -195,7 +212,7 @@ impl TranspositionTable {
                     if bound != Bound::Exact && depth + 2 < old.depth {
                         return;
                     }
-                    let d = pack(mv, score, depth, bound, generation);
+                    let d = pack(mv, score, &result, generation);
                     let c = check_word(key, eval.or(old.eval));
                     slot.data.store(d, Ordering::Relaxed);
                     slot.check.store(c ^ d, Ordering::Relaxed);
@@ -203,14 +220,14 @@ impl TranspositionTable {
                 }
                 break;
             }
-            let age = ((generation as i32 - ((data >> 58) & 63) as i32) + 64) & 63;
+            let age = (generation as i32 - generation_of(data)).rem_euclid(GENERATIONS as i32);
             let worth = ((data >> 48) & 0xff) as i32 - 4 * age;
             if worth < victim_worth {
                 victim_worth = worth;
                 victim = i;
             }
         }
-        let d = pack(mv, score, depth, bound, generation);
+        let d = pack(mv, score, &result, generation);
         bucket[victim].data.store(d, Ordering::Relaxed);
         bucket[victim]
             .check
@@ -219,13 +236,13 @@ impl TranspositionTable {
 
     /// Permille of a sample of slots used by the current search.
     pub fn hashfull(&self) -> u32 {
-        let generation = (self.generation.load(Ordering::Relaxed) & 63) as u64;
+        let generation = (self.generation.load(Ordering::Relaxed) % GENERATIONS) as i32;
         let sample = self.slots.len().min(1000 * BUCKET);
         let used = self.slots[..sample]
             .iter()
             .filter(|s| {
                 let d = s.data.load(Ordering::Relaxed);
-                d != 0 && (d >> 58) & 63 == generation
+                d != 0 && generation_of(d) == generation
             })
             .count();
         (used * 1000 / sample.max(1)) as u32
@@ -244,12 +261,13 @@ mod tests {
             depth: 17,
             bound: Bound::Exact,
             eval: Some(-321),
+            pv: true,
         };
         tt.store(key, 1234, -29_990, stored);
         let e = tt.probe(key).unwrap();
         assert_eq!(
-            (e.mv, e.score, e.depth, e.bound, e.eval),
-            (1234, -29_990, 17, Bound::Exact, Some(-321))
+            (e.mv, e.score, e.depth, e.bound, e.eval, e.pv),
+            (1234, -29_990, 17, Bound::Exact, Some(-321), true)
         );
         assert!(tt.probe(key ^ 1 << 16).is_none());
         // A result without an evaluation keeps the one stored.
@@ -265,10 +283,21 @@ mod tests {
             depth: 18,
             bound: Bound::Upper,
             eval: None,
+            pv: false,
         };
         tt.store(key, 0, -40, fail_low);
         let e = tt.probe(key).unwrap();
-        assert_eq!((e.mv, e.score, e.bound), (1234, -40, Bound::Upper));
+        assert_eq!(
+            (e.mv, e.score, e.bound, e.pv),
+            (1234, -40, Bound::Upper, false)
+        );
+        // Generations wrap without disturbing the other fields.
+        for _ in 0..GENERATIONS {
+            tt.new_search();
+            tt.store(key, 7, 3, stored);
+            let e = tt.probe(key).unwrap();
+            assert_eq!((e.mv, e.score, e.depth, e.pv), (7, 3, 17, true));
+        }
         // Evaluations that do not fit are not stored.
         let other = key ^ 1 << 40;
         for eval in [None, Some(40_000), Some(i16::MIN as i32)] {
@@ -291,6 +320,7 @@ mod tests {
                             depth: 5,
                             bound: Bound::Lower,
                             eval: Some(t as i32),
+                            pv: t == 1,
                         };
                         tt.store(key, (key >> 40) as u32, (t as i32) * 7, stored);
                         if let Some(e) = tt.probe(key) {
