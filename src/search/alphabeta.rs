@@ -912,7 +912,11 @@ impl<'a, G: Game> Worker<'a, G> {
 
         // Without a table move this node's ordering is a guess: spend
         // less on it (the next visit will have the move).
-        if tt_move == 0 && excluded.is_none() && depth >= self.params.iir_min_depth {
+        if tt_move == 0
+            && excluded.is_none()
+            && depth >= self.params.iir_min_depth
+            && self.iir_applies(pv_node, cut_node)
+        {
             depth -= 1;
         }
 
@@ -1298,6 +1302,16 @@ impl<'a, G: Game> Worker<'a, G> {
             *on_pv &= child_on_pv;
         }
         *on_pv
+    }
+
+    /// Whether internal iterative reduction may reduce a node of this
+    /// kind (`iir_scope`: 0 PV nodes, 1 also expected cut nodes, 2 all).
+    fn iir_applies(&self, pv_node: bool, cut_node: bool) -> bool {
+        match self.params.iir_scope {
+            0 => pv_node,
+            1 => pv_node || cut_node,
+            _ => true,
+        }
     }
 
     /// Whether late move pruning skips the move described by `m` (if it

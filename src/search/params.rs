@@ -83,6 +83,9 @@ pub struct SearchParams {
     /// Internal iterative reduction: from this depth, a node without a
     /// table move is searched one ply shallower.
     pub iir_min_depth: i32,
+    /// The nodes internal iterative reduction may reduce: 0 PV nodes
+    /// only, 1 PV and expected cut nodes, 2 every node.
+    pub iir_scope: i32,
     /// Correction history: the static evaluation is corrected by at most
     /// this many centipawns, learned per structure key (0: off); a
     /// result at depth d weighs min(d + 1, correction_max_weight) / 256.
@@ -213,6 +216,7 @@ pub const DEFAULT_PARAMS: SearchParams = SearchParams {
     se_margin: 2,
     se_double_margin: 20,
     iir_min_depth: 4,
+    iir_scope: 2,
     correction_max_cp: 64,
     correction_max_weight: 16,
     lmp_base: 4,
@@ -309,6 +313,7 @@ specs! {
     se_margin: 0, 100;
     se_double_margin: 0, 1000;
     iir_min_depth: 1, 200;
+    iir_scope: 0, 2;
     correction_max_cp: 0, 1000;
     correction_max_weight: 1, 256;
     lmp_base: 0, 1000;
