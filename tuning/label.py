@@ -22,6 +22,7 @@ Example (README, "Tuning"):
 import argparse
 import math
 import multiprocessing
+import shutil
 import subprocess
 import sys
 import time
@@ -96,6 +97,11 @@ def blend(score_white, result, k, weight):
     return weight * sigmoid(k * score_white) + (1.0 - weight) * result
 
 
+def labelled_line(fen, ev, score_white, result, args):
+    target = blend(score_white, result, args.k, args.weight)
+    return f"{fen} | {target:.4f} | {ev} | ref={score_white} result={result}"
+
+
 def parse(line):
     fields = [f.strip() for f in line.split("|")]
     return fields[0], float(fields[1]), fields[2] if len(fields) > 2 else "0"
@@ -117,16 +123,26 @@ def label(line):
     if score is None:
         return None
     score_white = score if white_to_move(fen) else -score
-    target = blend(score_white, result, _ARGS.k, _ARGS.weight)
-    return f"{fen} | {target:.4f} | {ev} | ref={score_white} result={result}"
+    return labelled_line(fen, ev, score_white, result, _ARGS)
 
 
 def reblend(line, args):
     fen, _, ev = parse(line)
     extra = dict(kv.split("=") for kv in line.split("|")[3].split())
     score_white, result = int(extra["ref"]), float(extra["result"])
-    target = blend(score_white, result, args.k, args.weight)
-    return f"{fen} | {target:.4f} | {ev} | ref={score_white} result={result}"
+    return labelled_line(fen, ev, score_white, result, args)
+
+
+def check_lines(lines, args):
+    """Exits with the first malformed line's number rather than a trace."""
+    for n, ln in enumerate(lines, 1):
+        if ln.startswith("#") or not ln.strip():
+            continue
+        try:
+            reblend(ln, args) if args.reblend else parse(ln)
+        except (IndexError, KeyError, ValueError):
+            sys.exit(f"error: {args.data}: line {n}: '{ln[:80]}' is not a "
+                     + ("labelled" if args.reblend else "datagen") + " line")
 
 
 def main():
@@ -161,6 +177,9 @@ def main():
             lines = [line.rstrip("\n") for line in f]
     except OSError as e:
         sys.exit(f"error: {e}")
+    check_lines(lines, args)
+    if not args.reblend and shutil.which(args.engine) is None:
+        sys.exit(f"error: --engine '{args.engine}' is not an executable")
     positions = [ln for ln in lines if ln.strip() and not ln.startswith("#")]
     if args.reblend:
         with open(args.out, "w") as out:
