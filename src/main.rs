@@ -210,6 +210,14 @@ enum Command {
         #[arg(long, short)]
         threads: Option<usize>,
     },
+    /// Tune search parameters by SPSA: game pairs between perturbed
+    /// settings of in-process players; prints the tuned values as
+    /// `option.` words for `ghast match`.
+    ///
+    /// Example: ghast spsa --variant nimrod --param rfp_margin:8 --param
+    /// lmr_divisor_x100:15 --iterations 2000 --tc 1+0.01 --openings
+    /// positions/nimrod.openings --concurrency 2 --out spsa.state
+    Spsa(SpsaArgs),
     /// Analyse a position: the board, then each iteration's depth, score
     /// and principal variation, then a summary.
     ///
@@ -241,6 +249,53 @@ enum Command {
         #[arg(long, default_value_t = 64, value_parser = spin_parser::<usize>("Hash"))]
         hash: usize,
     },
+}
+
+/// Arguments of `ghast spsa`.
+#[derive(clap::Args)]
+struct SpsaArgs {
+    /// Variant to play.
+    #[arg(long, short, default_value = DEFAULT_VARIANT)]
+    variant: String,
+    /// A tuned parameter: NAME:C_END (from its default) or
+    /// NAME=START:C_END; C_END is the last perturbation, in the
+    /// parameter's units (at least 1 for a small integer). Repeatable.
+    #[arg(long = "param", value_name = "SPEC", required = true)]
+    params: Vec<String>,
+    /// Game pairs to play.
+    #[arg(long, default_value_t = 1000)]
+    iterations: u32,
+    /// Learning rate at the last pair, a_N / c_N^2 (fishtest's default).
+    #[arg(long, default_value_t = 0.002)]
+    r_end: f64,
+    /// Time control of every game (as `ghast match --tc`).
+    #[arg(long, default_value = "1+0.01")]
+    tc: String,
+    /// An option both players get, NAME=VALUE (e.g. Hash=16). Repeatable.
+    #[arg(long = "option", value_name = "NAME=VALUE")]
+    options: Vec<String>,
+    /// Openings file (one FEN or move list per line); default: the start.
+    #[arg(long)]
+    openings: Option<String>,
+    /// Game pairs played at the same time (each plays its two games in
+    /// turn).
+    #[arg(long, default_value_t = 1)]
+    concurrency: usize,
+    /// Seed of the perturbations and the opening choice.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Milliseconds a player may overstep its clock before it forfeits.
+    #[arg(long, default_value_t = 100)]
+    timemargin: u64,
+    /// State file, rewritten after every pair.
+    #[arg(long, value_name = "FILE")]
+    out: Option<String>,
+    /// Continue the run saved in --out.
+    #[arg(long, requires = "out")]
+    resume: bool,
+    /// No progress lines.
+    #[arg(long, short)]
+    quiet: bool,
 }
 
 /// Arguments of `ghast match`.
@@ -339,6 +394,7 @@ fn main() -> ExitCode {
         Some(Command::Serve(args)) => ghast::web::serve(&args),
         Some(Command::Bench { depth, hash }) => bench(depth, hash),
         Some(Command::Match(args)) => run_match(&args),
+        Some(Command::Spsa(args)) => run_spsa(&args),
         Some(Command::Merge { files, results }) => merge(&files, results.as_deref()),
         Some(Command::Openings {
             variant,
@@ -503,6 +559,80 @@ fn key_values(text: &str, keys: &[&str]) -> Result<Vec<i64>, String> {
         .zip(keys)
         .map(|(v, k)| v.ok_or_else(|| format!("missing {k}=")))
         .collect()
+}
+
+fn run_spsa(a: &SpsaArgs) -> Result<(), String> {
+    use ghast::tune::spsa::{self, SpsaConfig, TunedParam};
+    let options = a
+        .options
+        .iter()
+        .map(|o| {
+            o.split_once('=')
+                .map(|(n, v)| (n.to_string(), v.to_string()))
+                .ok_or_else(|| format!("--option '{o}': expected NAME=VALUE"))
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let openings = match &a.openings {
+        Some(path) => ghast::tournament::read_openings(path, &a.variant)?,
+        None => vec![ghast::registry::new_session(&a.variant)?.fen()],
+    };
+    if !(a.r_end > 0.0 && a.r_end.is_finite()) {
+        return Err(format!("--r-end {}: must be a positive number", a.r_end));
+    }
+    let config = SpsaConfig {
+        variant: a.variant.clone(),
+        params: a
+            .params
+            .iter()
+            .map(|p| TunedParam::parse(p))
+            .collect::<Result<_, _>>()?,
+        iterations: a.iterations.max(1),
+        r_end: a.r_end,
+        limit: ghast::tournament::player::Limit::parse(&a.tc).map_err(|e| format!("--tc: {e}"))?,
+        options,
+        openings,
+        concurrency: a.concurrency.max(1),
+        seed: a.seed,
+        time_margin: Duration::from_millis(a.timemargin),
+        adjudication: ghast::tournament::game::Adjudication::default_for(&a.variant)?,
+        out: a.out.clone(),
+        quiet: a.quiet,
+    };
+    // The players' options are checked once, before any game.
+    let probe = ghast::tournament::player::PlayerSpec::parse(&format!(
+        "name=probe {}",
+        config
+            .options
+            .iter()
+            .map(|(n, v)| format!("option.{n}={v}"))
+            .collect::<Vec<_>>()
+            .join(" ")
+    ))?;
+    if let Err(failure) = ghast::tournament::player::start(&probe, &config.variant) {
+        use ghast::tournament::player::Failure;
+        return Err(match failure {
+            Failure::Setup(m) | Failure::Crash(m) => format!("--{m}"),
+            Failure::Hang => "--option: the player did not start".into(),
+        });
+    }
+    let resume = match (&config.out, a.resume) {
+        (Some(path), true) => {
+            let text =
+                std::fs::read_to_string(path).map_err(|e| format!("--resume {path}: {e}"))?;
+            Some(spsa::parse_state(&config, &text).map_err(|e| format!("--resume {path}: {e}"))?)
+        }
+        _ => None,
+    };
+    let state = spsa::run(&config, resume)?;
+    println!(
+        "pairs {}  plus side +{} ={} -{}",
+        state.done, state.wins, state.draws, state.losses
+    );
+    for (p, v) in config.params.iter().zip(&state.theta) {
+        println!("{:<28} {:>8} -> {:>10.2}", p.spec.name, p.start, v);
+    }
+    println!("{}", spsa::option_words(&config, &state.theta));
+    Ok(())
 }
 
 fn run_match(a: &MatchArgs) -> Result<(), String> {

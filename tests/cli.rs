@@ -253,3 +253,57 @@ fn search_flags_take_the_option_bounds() {
         assert!(err.contains("is not a number from"), "{args:?}: {err}");
     }
 }
+
+#[test]
+fn spsa_refuses_bad_input_and_prints_tuned_options() {
+    assert_fails(&["spsa", "--param", "no_such_param:3"]);
+    assert_fails(&["spsa", "--param", "rfp_margin"]);
+    assert_fails(&["spsa", "--param", "rfp_margin:8", "--option", "Hash=x"]);
+    assert_fails(&["spsa", "--param", "rfp_margin:8", "--option", "Bogus=1"]);
+    assert_fails(&["spsa", "--param", "rfp_margin:8", "--r-end", "0"]);
+    assert_fails(&["spsa", "--param", "rfp_margin:8", "--tc", "fast"]);
+    let dir = std::env::temp_dir().join(format!("ghast-spsa-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let state = dir.join("spsa.state");
+    let state = state.to_str().expect("utf-8 path");
+    std::fs::write(state, "done=1\nrfp_margin=80\n").expect("write state");
+    // A state without every tuned parameter cannot be resumed.
+    assert_fails(&[
+        "spsa",
+        "--param",
+        "rfp_margin:8",
+        "--param",
+        "lmp_base:1",
+        "--out",
+        state,
+        "--resume",
+    ]);
+    let args = [
+        "spsa",
+        "--param",
+        "rfp_margin:8",
+        "--param",
+        "lmp_base:1",
+        "--iterations",
+        "2",
+        "--tc",
+        "nodes=200",
+        "--out",
+        state,
+        "--quiet",
+    ];
+    let out = ghast(&args);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(text.contains("pairs 2"), "{text}");
+    assert!(text.contains("option.rfp_margin="), "{text}");
+    let saved = std::fs::read_to_string(state).expect("state written");
+    assert!(saved.contains("done=2"), "{saved}");
+    let mut resumed = args.to_vec();
+    resumed[6] = "3";
+    resumed.push("--resume");
+    let out = ghast(&resumed);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stdout(&out).contains("pairs 3"), "{}", stdout(&out));
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -119,7 +119,7 @@ struct Totals {
 }
 
 /// Reads openings from a file: FENs, or move lists from the start.
-fn read_openings(path: &str, variant: &str) -> Result<Vec<String>, String> {
+pub fn read_openings(path: &str, variant: &str) -> Result<Vec<String>, String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("openings {path}: {e}"))?;
     let mut fens = Vec::new();
     for (i, line) in text.lines().enumerate() {

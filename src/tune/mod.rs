@@ -1,9 +1,12 @@
-//! Fitting the evaluators to game results.
+//! Fitting the evaluators to game results, and the search parameters to
+//! game play.
 //!
 //! - [`datagen`]: fast self-play games from random openings; quiet
 //!   positions are written with the game's final result (the format below).
 //! - [`texel`]: Texel tuning of every weight of a game's evaluator with
 //!   Adam, parallel over positions with rayon.
+//! - [`spsa`]: SPSA tuning of the search parameters by game pairs between
+//!   perturbed settings.
 //! - [`Tunable`]: what the tuner needs of a game: its weights as a flat
 //!   vector of integers (and back), their names, and an evaluation with a
 //!   given weight set (`Game::evaluate_with`).
@@ -28,6 +31,7 @@
 //! after the last one (a game cut off by an interruption).
 
 pub mod datagen;
+pub mod spsa;
 pub mod texel;
 
 use crate::game::{Color, Game};
