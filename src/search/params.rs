@@ -236,7 +236,7 @@ pub const DEFAULT_PARAMS: SearchParams = SearchParams {
     qsearch_checks: 1,
     qsearch_max_depth: 16,
     qsearch_max_moves: 3,
-    tm_moves_to_go: 20,
+    tm_moves_to_go: 30,
     tm_iteration_start_x100: 60,
     tm_instability_x100: 100,
     tm_score_drop_x100: 100,
