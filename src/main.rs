@@ -598,23 +598,6 @@ fn run_spsa(a: &SpsaArgs) -> Result<(), String> {
         out: a.out.clone(),
         quiet: a.quiet,
     };
-    // The players' options are checked once, before any game.
-    let probe = ghast::tournament::player::PlayerSpec::parse(&format!(
-        "name=probe {}",
-        config
-            .options
-            .iter()
-            .map(|(n, v)| format!("option.{n}={v}"))
-            .collect::<Vec<_>>()
-            .join(" ")
-    ))?;
-    if let Err(failure) = ghast::tournament::player::start(&probe, &config.variant) {
-        use ghast::tournament::player::Failure;
-        return Err(match failure {
-            Failure::Setup(m) | Failure::Crash(m) => format!("--{m}"),
-            Failure::Hang => "--option: the player did not start".into(),
-        });
-    }
     let resume = match (&config.out, a.resume) {
         (Some(path), true) => {
             let text =

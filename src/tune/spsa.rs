@@ -17,7 +17,7 @@
 
 use crate::search::params::{PARAM_SPECS, ParamSpec};
 use crate::tournament::game::{self, Adjudication, GameSetup};
-use crate::tournament::player::{Limit, PlayerSpec};
+use crate::tournament::player::{self, Failure, Limit, PlayerSpec};
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 use std::sync::Mutex;
@@ -174,7 +174,7 @@ fn update(
         .collect()
 }
 
-fn player(config: &SpsaConfig, name: &str, values: &[f64]) -> PlayerSpec {
+fn player_spec(config: &SpsaConfig, name: &str, values: &[f64]) -> PlayerSpec {
     let mut options = config.options.clone();
     for (p, v) in config.params.iter().zip(values) {
         options.push((p.spec.name.to_string(), format!("{}", v.round() as i64)));
@@ -186,6 +186,17 @@ fn player(config: &SpsaConfig, name: &str, values: &[f64]) -> PlayerSpec {
         options,
         limit: None,
         variant_alias: None,
+    }
+}
+
+/// Starts a player with the starting values once, so that a bad
+/// `--option` is refused before any game.
+fn check_players(config: &SpsaConfig) -> Result<(), String> {
+    let start: Vec<f64> = config.params.iter().map(|p| p.start).collect();
+    match player::start(&player_spec(config, "check", &start), &config.variant) {
+        Ok(_) => Ok(()),
+        Err(Failure::Setup(m) | Failure::Crash(m)) => Err(format!("spsa: {m}")),
+        Err(Failure::Hang) => Err("spsa: the player did not start".into()),
     }
 }
 
@@ -201,8 +212,8 @@ fn play_pair(config: &SpsaConfig, gains: &Gains, theta: &[f64], k: u32) -> ([f64
             .map(|(p, (&t, &s))| p.clamp(t + dir * s * gains.c(p.c_end, k)))
             .collect()
     };
-    let plus = player(config, "plus", &shifted(1.0));
-    let minus = player(config, "minus", &shifted(-1.0));
+    let plus = player_spec(config, "plus", &shifted(1.0));
+    let minus = player_spec(config, "minus", &shifted(-1.0));
     let mut points = [0.0; 2];
     for (g, point) in points.iter_mut().enumerate() {
         let (white, black) = if g == 0 {
@@ -344,6 +355,7 @@ pub fn run(config: &SpsaConfig, resume: Option<SpsaState>) -> Result<SpsaState, 
     if config.openings.is_empty() {
         return Err("spsa: no openings".into());
     }
+    check_players(config)?;
     let gains = Gains::new(config.iterations);
     let state = Mutex::new(resume.unwrap_or_else(|| initial_state(config)));
     let next = Mutex::new(state.lock().map_err(|_| "spsa: state lock")?.done + 1);
