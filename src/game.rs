@@ -336,6 +336,11 @@ pub trait Game: Clone + Send + Sync + Sized + 'static {
     /// is below it.
     const HISTORY_SIZE: usize;
 
+    /// Moves the time manager plans the clock for when the host sends no
+    /// `movestogo` and `tm_moves_to_go` is 0: a shorter plan spends more
+    /// of the clock early. Measured per game (README, "Strength").
+    const CLOCK_MOVES: u32 = 30;
+
     /// Whether the side to move is in check (games without royalty: false).
     fn in_check(&self) -> bool {
         false

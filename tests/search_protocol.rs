@@ -21,6 +21,9 @@ const TIME_SLACK: Duration = Duration::from_millis(100);
 const SLOW_REPLY: Duration = Duration::from_secs(30);
 /// Default `Move Overhead` (protocol.md, options).
 const MOVE_OVERHEAD_MS: f64 = 10.0;
+/// The moves the Nimrod family plans its clock for (`tm_moves_to_go` 0,
+/// the game's own plan; protocol.md, search parameters).
+const CLOCK_MOVES: f64 = 20.0;
 
 fn start_fen(variant: &str) -> &'static str {
     if variant.contains("corner") {
@@ -97,10 +100,10 @@ impl Search {
 
 /// The hard time limit protocol.md promises for a clock search: four
 /// budgets or 40% of the remaining time, whichever comes first, where a
-/// budget is (remaining - overhead) / 30 + 3/4 of the increment.
+/// budget is (remaining - overhead) / CLOCK_MOVES + 3/4 of the increment.
 fn hard_limit(remaining_ms: f64, inc_ms: f64) -> Duration {
     let left = (remaining_ms - MOVE_OVERHEAD_MS).max(1.0);
-    let soft = left / 30.0 + 0.75 * inc_ms;
+    let soft = left / CLOCK_MOVES + 0.75 * inc_ms;
     let hard = (4.0 * soft).min(0.4 * left).max(1.0);
     Duration::from_secs_f64(hard / 1000.0)
 }

@@ -373,6 +373,7 @@ impl<'a, G: Game> Worker<'a, G> {
                 root.position.side_to_move(),
                 config.move_overhead,
                 params,
+                G::CLOCK_MOVES,
             ),
             history: root.history.clone(),
             history_sum: HistorySum::of(&root.history),

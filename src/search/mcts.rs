@@ -1014,6 +1014,7 @@ fn run<G: Game>(
         state.position.side_to_move(),
         config.move_overhead,
         &config.params,
+        G::CLOCK_MOVES,
     );
     let threads = config.threads.clamp(1, super::MAX_THREADS);
     std::thread::scope(|scope| {

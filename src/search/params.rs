@@ -143,7 +143,7 @@ pub struct SearchParams {
     // ---- Time management (src/search/time.rs).
     /// Without `movestogo`, the clock is planned as if this many moves
     /// remain: the soft budget is the remaining time over this, plus most
-    /// of the increment.
+    /// of the increment. 0: the game's own plan (`Game::CLOCK_MOVES`).
     pub tm_moves_to_go: i32,
     /// No iteration starts past this share of the soft budget, hundredths
     /// (it would not finish).
@@ -236,7 +236,7 @@ pub const DEFAULT_PARAMS: SearchParams = SearchParams {
     qsearch_checks: 1,
     qsearch_max_depth: 16,
     qsearch_max_moves: 3,
-    tm_moves_to_go: 30,
+    tm_moves_to_go: 0,
     tm_iteration_start_x100: 60,
     tm_instability_x100: 100,
     tm_score_drop_x100: 100,
@@ -333,7 +333,7 @@ specs! {
     qsearch_checks: 0, 1;
     qsearch_max_depth: 1, 100;
     qsearch_max_moves: 1, 1000;
-    tm_moves_to_go: 2, 50;
+    tm_moves_to_go: 0, 50;
     tm_iteration_start_x100: 10, 100;
     tm_instability_x100: 0, 1000;
     tm_score_drop_x100: 0, 1000;

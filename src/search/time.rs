@@ -13,7 +13,7 @@ use crate::game::Color;
 use std::time::Duration;
 
 /// Never plan for more moves than this (without `movestogo` the plan is
-/// `tm_moves_to_go`).
+/// `tm_moves_to_go`, or the game's `clock_moves` where that is 0).
 const MAX_MOVES_TO_GO: u64 = 50;
 /// Share of the increment spent on each move.
 const INCREMENT_SHARE: f64 = 0.75;
@@ -71,11 +71,13 @@ pub struct Budget {
 }
 
 /// The budget for this move, or `None` when only depth/nodes/stop end it.
+/// `clock_moves` is the game's plan ([`crate::game::Game::CLOCK_MOVES`]).
 pub fn budget(
     limits: &Limits,
     side: Color,
     move_overhead: Duration,
     params: &SearchParams,
+    clock_moves: u32,
 ) -> Option<Budget> {
     if let Some(ms) = limits.movetime {
         let t = Duration::from_millis(ms)
@@ -94,8 +96,12 @@ pub fn budget(
     let inc = Duration::from_millis(limits.inc[side.index()]);
     let moves_to_go = limits
         .movestogo
-        .map(|m| (m as u64).clamp(1, MAX_MOVES_TO_GO))
-        .unwrap_or(params.tm_moves_to_go as u64);
+        .map(u64::from)
+        .unwrap_or(match params.tm_moves_to_go {
+            0 => clock_moves as u64,
+            planned => planned as u64,
+        })
+        .clamp(1, MAX_MOVES_TO_GO);
     let mut soft = remaining / moves_to_go as u32 + inc.mul_f64(INCREMENT_SHARE);
     let hard_cap = if moves_to_go == 1 {
         remaining.mul_f64(0.9)
@@ -129,6 +135,7 @@ mod tests {
             Color::White,
             Duration::from_millis(30),
             &SearchParams::default(),
+            30,
         )
         .unwrap();
         assert_eq!(b.soft, Duration::from_millis(970));
@@ -149,6 +156,7 @@ mod tests {
                 Color::Black,
                 Duration::from_millis(10),
                 &SearchParams::default(),
+                30,
             )
             .unwrap();
             assert!(b.hard.as_millis() as u64 <= left.max(2), "{left}: {b:?}");
@@ -196,19 +204,22 @@ mod tests {
             inc: [50, 50],
             ..Limits::default()
         };
-        let soft_for = |moves_to_go| {
+        let soft_for = |moves_to_go, clock_moves| {
             let params = SearchParams {
                 tm_moves_to_go: moves_to_go,
                 ..SearchParams::default()
             };
-            budget(&limits, Color::White, Duration::ZERO, &params)
+            budget(&limits, Color::White, Duration::ZERO, &params, clock_moves)
                 .unwrap()
                 .soft
         };
         // 5000 / 30 + 0.75 * 50 ms, and 5000 / 20 + 37.5 ms.
-        assert_eq!(soft_for(30).as_micros(), 204_166);
-        assert_eq!(soft_for(20).as_micros(), 287_500);
-        // A host's movestogo wins over the plan.
+        assert_eq!(soft_for(30, 20).as_micros(), 204_166);
+        assert_eq!(soft_for(20, 30).as_micros(), 287_500);
+        // 0: the game's plan.
+        assert_eq!(soft_for(0, 30).as_micros(), 204_166);
+        assert_eq!(soft_for(0, 20).as_micros(), 287_500);
+        // A host's movestogo wins over either plan.
         let with_mtg = Limits {
             movestogo: Some(10),
             ..limits.clone()
@@ -218,6 +229,7 @@ mod tests {
             Color::White,
             Duration::ZERO,
             &SearchParams::default(),
+            20,
         )
         .unwrap();
         assert_eq!(b.soft.as_micros(), 537_500);
@@ -230,7 +242,8 @@ mod tests {
                 &Limits::default(),
                 Color::White,
                 Duration::ZERO,
-                &SearchParams::default()
+                &SearchParams::default(),
+                30
             )
             .is_none()
         );
