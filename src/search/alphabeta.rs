@@ -978,8 +978,9 @@ impl<'a, G: Game> Worker<'a, G> {
             // Null move, where the game says passing is safe to assume.
             if null_allowed
                 && depth >= p.nmp_min_depth
-                && eval >= beta
+                && eval >= beta + p.nmp_margin
                 && let Some(null) = null_position()
+                && eval - self.passing_cost(raw_eval, null) >= beta
             {
                 let r = p.nmp_base
                     + depth / p.nmp_divisor
@@ -1511,6 +1512,17 @@ impl<'a, G: Game> Worker<'a, G> {
     fn static_eval(&self, pos: &G, correction: Option<usize>) -> (i32, i32) {
         let raw = pos.evaluate_with(self.eval);
         (raw, self.corrected_eval(correction, raw))
+    }
+
+    /// What passing costs in evaluation (`nmp_eval_after_pass`): the raw
+    /// evaluations of the node and of its null-move child, summed, leave
+    /// only the terms that favour whoever is to move (a tempo bonus).
+    /// Where they are large, a null move below beta plus them fails.
+    fn passing_cost(&self, raw_eval: i32, null: &G) -> i32 {
+        if self.params.nmp_eval_after_pass == 0 {
+            return 0;
+        }
+        (raw_eval + null.evaluate_with(self.eval)).max(0)
     }
 
     /// The evaluation `raw` corrected by the correction history's slot.

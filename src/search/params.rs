@@ -29,6 +29,13 @@ pub struct SearchParams {
     /// ... plus one ply per this many centipawns the evaluation exceeds
     /// beta, at most three.
     pub nmp_eval_divisor: i32,
+    /// The null move is tried only where the evaluation is this far above
+    /// beta (a game with a large tempo bonus loses it by passing).
+    pub nmp_margin: i32,
+    /// 1: the null move is tried only where the evaluation, less what
+    /// passing costs (the node's and the null child's raw evaluations
+    /// summed: twice the game's tempo bonus), stays at beta.
+    pub nmp_eval_after_pass: i32,
     /// Late move reductions: (base + ln(depth) ln(move number) / divisor),
     /// both in hundredths.
     pub lmr_base_x100: i32,
@@ -194,6 +201,8 @@ pub const DEFAULT_PARAMS: SearchParams = SearchParams {
     nmp_base: 3,
     nmp_divisor: 4,
     nmp_eval_divisor: 200,
+    nmp_margin: 0,
+    nmp_eval_after_pass: 0,
     lmr_base_x100: 75,
     lmr_divisor_x100: 225,
     lmr_min_depth: 3,
@@ -291,6 +300,8 @@ specs! {
     nmp_base: 0, 20;
     nmp_divisor: 1, 100;
     nmp_eval_divisor: 1, 10_000;
+    nmp_margin: 0, 1000;
+    nmp_eval_after_pass: 0, 1;
     lmr_base_x100: 0, 1000;
     lmr_divisor_x100: 50, 2000;
     lmr_min_depth: 1, 200;

@@ -905,6 +905,23 @@ mod tests {
         }
     }
 
+    /// The search's null move reads what passing costs as the sum of
+    /// the evaluations before and after the pass
+    /// (`nmp_eval_after_pass`): in Nimrod that must be twice the tempo
+    /// bonus, blended by phase, and nothing else.
+    #[test]
+    fn passing_costs_twice_the_tempo() {
+        let [mg, eg] = default_params().tempo;
+        let (low, high) = (2 * mg.min(eg) - 2, 2 * mg.max(eg) + 2);
+        for p in random_positions::<Fide>(0x5eed_0016, 2000) {
+            let Some(passed) = p.null_move() else {
+                continue;
+            };
+            let cost = evaluate(&p) + evaluate(&passed);
+            assert!((low..=high).contains(&cost), "{}: {cost}", p.to_fen());
+        }
+    }
+
     #[test]
     fn colour_mirror_symmetry_on_random_positions() {
         check_symmetry::<Fide>(mirror_fide);
