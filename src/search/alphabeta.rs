@@ -1665,17 +1665,24 @@ impl<'a, G: Game> Worker<'a, G> {
         if ply >= MAX_PLY - 1 || qs_depth >= self.params.qsearch_max_depth {
             return pos.evaluate_with(self.eval);
         }
-        // The table, read but never written here: a bound that settles
-        // the node cuts it (at null-window nodes), its move goes first,
-        // and its evaluation and bound serve as stand pat.
-        let entry = if self.params.qsearch_tt_probe != 0 {
-            self.tt.probe(self.tt_key(pos))
+        // The table: a bound that settles the node cuts it (at null-window
+        // nodes), its move goes first, and its evaluation and bound serve
+        // as stand pat. Quiescence's own entries have depth 0, and do not
+        // cut where quiet checks would be tried.
+        let writes_table = self.params.qsearch_tt_store != 0;
+        let key = if writes_table || self.params.qsearch_tt_probe != 0 {
+            Some(self.tt_key(pos))
         } else {
             None
         };
+        let entry = key.and_then(|k| self.tt.probe(k));
+        let min_cut_depth = i32::from(self.tries_quiet_checks(qs_depth));
         if let Some(e) = entry {
             let s = score_from_tt(e.score, ply);
-            if beta - alpha == 1 && bound_settles(e.bound, s, alpha, beta) {
+            if beta - alpha == 1
+                && e.depth >= min_cut_depth
+                && bound_settles(e.bound, s, alpha, beta)
+            {
                 return s;
             }
         }
@@ -1684,6 +1691,7 @@ impl<'a, G: Game> Worker<'a, G> {
         // tactical moves, and stalemates are left to the main search.
         let in_check = pos.in_check();
         let mut moves = G::Moves::default();
+        let mut raw_eval = None;
         let mut best = if in_check {
             pos.legal_moves(&self.history, &mut moves);
             if moves.is_empty() {
@@ -1697,17 +1705,19 @@ impl<'a, G: Game> Worker<'a, G> {
         } else {
             // Stand pat first: a cutoff needs no moves.
             let correction = self.correction_slot(pos);
+            let (raw, eval) = match entry.and_then(|e| e.eval) {
+                Some(raw) => (raw, self.corrected_eval(correction, raw)),
+                None => self.static_eval(pos, correction),
+            };
+            raw_eval = Some(raw);
             let stand_pat = match entry {
-                Some(e) => {
-                    let eval = match e.eval {
-                        Some(raw) => self.corrected_eval(correction, raw),
-                        None => self.static_eval(pos, correction).1,
-                    };
-                    refine_by_table(eval, score_from_tt(e.score, ply), e.bound)
-                }
-                None => self.static_eval(pos, correction).1,
+                Some(e) => refine_by_table(eval, score_from_tt(e.score, ply), e.bound),
+                None => eval,
             };
             if stand_pat >= beta {
+                if writes_table && let Some(k) = key {
+                    self.store_quiescence(k, 0, stand_pat, Bound::Lower, raw_eval, ply);
+                }
                 return stand_pat;
             }
             if self.tries_quiet_checks(qs_depth) {
@@ -1717,6 +1727,7 @@ impl<'a, G: Game> Worker<'a, G> {
             }
             stand_pat
         };
+        let original_alpha = alpha;
         alpha = alpha.max(best);
 
         let mut scores = std::mem::take(&mut self.scores[ply]);
@@ -1799,7 +1810,40 @@ impl<'a, G: Game> Worker<'a, G> {
             }
         }
         self.scores[ply] = scores;
+        if writes_table && let Some(k) = key {
+            let bound = if best >= beta {
+                Bound::Lower
+            } else if best > original_alpha {
+                Bound::Exact
+            } else {
+                Bound::Upper
+            };
+            let mv = match (bound, self.pv[ply].first()) {
+                (Bound::Upper, _) | (_, None) => 0,
+                (_, Some(&mv)) => G::encode_move(mv),
+            };
+            self.store_quiescence(k, mv, best, bound, raw_eval, ply);
+        }
         best
+    }
+
+    /// Stores a quiescence result at depth 0.
+    fn store_quiescence(
+        &self,
+        key: u64,
+        mv: u32,
+        score: i32,
+        bound: Bound,
+        eval: Option<i32>,
+        ply: usize,
+    ) {
+        let result = Stored {
+            depth: 0,
+            bound,
+            eval,
+            pv: false,
+        };
+        self.tt.store(key, mv, score_to_tt(score, ply), result);
     }
 }
 

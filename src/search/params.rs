@@ -137,6 +137,11 @@ pub struct SearchParams {
     /// settling bound cuts a null-window node, the table move goes first,
     /// and the stored evaluation, refined by the bound, is stand pat.
     pub qsearch_tt_probe: i32,
+    /// 1: quiescence also writes the table (depth 0: its score with the
+    /// bound it proved, its best move, the static evaluation), and reads
+    /// it as `qsearch_tt_probe` does; a node at the first quiescence ply,
+    /// which tries quiet checks, is cut only by main-search entries.
+    pub qsearch_tt_store: i32,
     /// 1: the first quiescence ply (out of check, where the game tells
     /// checks cheaply) also tries the quiet moves that give check and do
     /// not lose material by exchange; they are not counted against
@@ -242,6 +247,7 @@ pub const DEFAULT_PARAMS: SearchParams = SearchParams {
     qsearch_see_threshold: 0,
     qsearch_delta_margin: 5000,
     qsearch_tt_probe: 0,
+    qsearch_tt_store: 0,
     qsearch_checks: 1,
     qsearch_max_depth: 16,
     qsearch_max_moves: 3,
@@ -341,6 +347,7 @@ specs! {
     qsearch_see_threshold: -2000, 2000;
     qsearch_delta_margin: 0, 5000;
     qsearch_tt_probe: 0, 1;
+    qsearch_tt_store: 0, 1;
     qsearch_checks: 0, 1;
     qsearch_max_depth: 1, 100;
     qsearch_max_moves: 1, 1000;

@@ -240,11 +240,11 @@ impl<F: Flavor> Game for Position<F> {
     const CHECK_TEST_IS_CHEAP: bool = true;
 
     fn see_at_least(&self, mv: Move, threshold: i32) -> bool {
-        self.see(mv) >= threshold
+        self.see_at_least_in(eval::default_params(), mv, threshold)
     }
 
     fn see_at_least_with(&self, params: &eval::EvalParams, mv: Move, threshold: i32) -> bool {
-        self.see_in(params, mv) >= threshold
+        self.see_at_least_in(params, mv, threshold)
     }
 
     type EvalParams = eval::EvalParams;

@@ -5,7 +5,7 @@
 use super::Flavor;
 use super::pieces::*;
 use super::position::*;
-use crate::bitboard::{bit, file_of, rank_of, square, squares};
+use crate::bitboard::{Bitboard, Square, bit, file_of, rank_of, square, squares};
 
 impl<F: Flavor> Position<F> {
     /// Exchange value of a kind: the compiled-in evaluator's midgame
@@ -59,24 +59,64 @@ impl<F: Flavor> Position<F> {
         if mv.flag() == FLAG_CASTLE {
             return 0;
         }
+        let (gain, on_square, occ) = self.exchange_start(p, mv);
+        self.swap_off(p, mv.to(), gain, on_square, occ)
+    }
+
+    /// Whether [`Position::see_in`] is at least `threshold`, deciding
+    /// without the swap list where the first capture settles it: the
+    /// exchange never wins more than the first victim, and never loses
+    /// more than the capturer (its side may stop after one recapture).
+    pub fn see_at_least_in(&self, p: &super::eval::EvalParams, mv: Move, threshold: i32) -> bool {
+        if mv.flag() == FLAG_CASTLE {
+            return 0 >= threshold;
+        }
+        let (gain, on_square, occ) = self.exchange_start(p, mv);
+        if gain < threshold {
+            return false;
+        }
+        if gain - on_square >= threshold {
+            return true;
+        }
+        self.swap_off(p, mv.to(), gain, on_square, occ) >= threshold
+    }
+
+    /// The first capture of an exchange: what it wins, the value then on
+    /// the target square, and the occupancy after it.
+    #[inline(always)]
+    fn exchange_start(&self, p: &super::eval::EvalParams, mv: Move) -> (i32, i32, Bitboard) {
         let from = mv.from();
         let to = mv.to();
         let mut occ = self.occupied() ^ bit(from);
-        let mut gain = [0i32; 40];
-        gain[0] = match self.board[to as usize] {
+        let mut gain = match self.board[to as usize] {
             EMPTY => 0,
             victim => Self::exchange_value_in(p, piece_kind(victim)),
         };
         if mv.flag() == FLAG_EP {
-            gain[0] = Self::exchange_value_in(p, PAWN);
+            gain = Self::exchange_value_in(p, PAWN);
             occ ^= bit(square(file_of(to), rank_of(from)));
         }
         let mut on_square = Self::exchange_value_in(p, piece_kind(self.board[from as usize]));
         if let Some(kind) = mv.promotion() {
             let promoted = Self::exchange_value_in(p, kind);
-            gain[0] += promoted - Self::exchange_value_in(p, PAWN);
+            gain += promoted - Self::exchange_value_in(p, PAWN);
             on_square = promoted;
         }
+        (gain, on_square, occ)
+    }
+
+    /// The swap list on `to` after a first capture that won `first_gain`
+    /// and left a piece worth `on_square` there.
+    fn swap_off(
+        &self,
+        p: &super::eval::EvalParams,
+        to: Square,
+        first_gain: i32,
+        mut on_square: i32,
+        mut occ: Bitboard,
+    ) -> i32 {
+        let mut gain = [0i32; 40];
+        gain[0] = first_gain;
         let mut side = self.side.index() ^ 1;
         let mut depth = 0;
         loop {

@@ -1829,3 +1829,42 @@ fn see_uses_the_given_piece_values() {
     assert!(p.see_in(&pawns_dear, mv) > 0);
     assert!(p.see_at_least_with(&pawns_dear, mv, 0));
 }
+
+/// The threshold test's shortcuts (the first victim bounds the exchange
+/// from above, the first victim less the capturer from below) answer as
+/// the full swap list does, for every legal move of random games and
+/// thresholds on both sides of zero.
+#[test]
+fn see_threshold_test_agrees_with_the_swap_list() {
+    fn walk<F: Flavor>(seed: u64) {
+        let params = super::eval::default_params();
+        let mut rng = Rng::new(seed);
+        let h = History::new();
+        for _ in 0..scale(20) {
+            let mut pos = Position::<F>::startpos();
+            for _ in 0..120 {
+                let mut moves = <Position<F> as Game>::Moves::default();
+                pos.legal_moves(&h, &mut moves);
+                if moves.is_empty() {
+                    break;
+                }
+                for &mv in moves.as_slice() {
+                    let see = pos.see_in(params, mv);
+                    for threshold in [-1000, -300, -100, -1, 0, 1, 60, 100, 300, 1000] {
+                        assert_eq!(
+                            pos.see_at_least_in(params, mv, threshold),
+                            see >= threshold,
+                            "{} threshold {threshold} in {}",
+                            pos.move_to_string(mv),
+                            pos.to_fen()
+                        );
+                    }
+                }
+                pos = pos.play(moves.as_slice()[rng.below(moves.len())]);
+            }
+        }
+    }
+    walk::<super::Fide>(17);
+    walk::<super::Corner>(18);
+    walk::<super::DragonFide>(19);
+}
