@@ -247,7 +247,7 @@ pub const DEFAULT_PARAMS: SearchParams = SearchParams {
     qsearch_see_threshold: 0,
     qsearch_delta_margin: 5000,
     qsearch_tt_probe: 0,
-    qsearch_tt_store: 0,
+    qsearch_tt_store: 1,
     qsearch_checks: 1,
     qsearch_max_depth: 16,
     qsearch_max_moves: 3,
