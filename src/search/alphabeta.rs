@@ -307,6 +307,17 @@ fn refine_by_table(eval: i32, tt_score: i32, bound: Bound) -> i32 {
     }
 }
 
+/// The bound a search result proves within the window it was given.
+fn result_bound(best: i32, original_alpha: i32, beta: i32) -> Bound {
+    if best >= beta {
+        Bound::Lower
+    } else if best > original_alpha {
+        Bound::Exact
+    } else {
+        Bound::Upper
+    }
+}
+
 fn score_to_tt(score: i32, ply: usize) -> i32 {
     if score >= MATE_BOUND {
         score + ply as i32
@@ -1256,13 +1267,7 @@ impl<'a, G: Game> Worker<'a, G> {
             };
         }
 
-        let bound = if best_score >= beta {
-            Bound::Lower
-        } else if alpha > original_alpha {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
+        let bound = result_bound(best_score, original_alpha, beta);
         // The result says how far the evaluation was off, where the bound
         // allows and no tactic made the score.
         if !in_check
@@ -1811,13 +1816,7 @@ impl<'a, G: Game> Worker<'a, G> {
         }
         self.scores[ply] = scores;
         if writes_table && let Some(k) = key {
-            let bound = if best >= beta {
-                Bound::Lower
-            } else if best > original_alpha {
-                Bound::Exact
-            } else {
-                Bound::Upper
-            };
+            let bound = result_bound(best, original_alpha, beta);
             let mv = match (bound, self.pv[ply].first()) {
                 (Bound::Upper, _) | (_, None) => 0,
                 (_, Some(&mv)) => G::encode_move(mv),

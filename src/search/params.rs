@@ -133,7 +133,7 @@ pub struct SearchParams {
     /// capture whose exchange cannot lift stand pat to within this many
     /// centipawns of alpha.
     pub qsearch_delta_margin: i32,
-    /// 1: quiescence reads the transposition table (never writes it): a
+    /// 1: quiescence reads the transposition table (writes: `qsearch_tt_store`): a
     /// settling bound cuts a null-window node, the table move goes first,
     /// and the stored evaluation, refined by the bound, is stand pat.
     pub qsearch_tt_probe: i32,
