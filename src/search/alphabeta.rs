@@ -41,6 +41,10 @@ const HISTORY_MAX: i32 = 16_384;
 const PROBCUT_REDUCTION: i32 = 4;
 /// Marks a ply whose move has no piece-to slot (a null move).
 const NO_PIECE_TO: usize = usize::MAX;
+/// Marks a ply whose move was not quiet (or a null move).
+const NO_QUIET_SLOT: usize = usize::MAX;
+/// The evaluation-difference history bonus stays within +-this.
+const EVAL_DIFF_BONUS_MAX: i32 = 1000;
 /// Null-move plies at most for the evaluation's margin over beta.
 const NMP_MAX_EVAL_REDUCTION: i32 = 3;
 /// History bonus of a cutoff at `depth`: per depth - offset, at most max.
@@ -114,6 +118,8 @@ struct QuietPruning {
     alpha: i32,
     eval: i32,
     quiets_tried: usize,
+    /// Moves the node has come to before this one, searched or not.
+    moves_seen: usize,
     improving: bool,
     pv_node: bool,
     quiet: bool,
@@ -202,6 +208,9 @@ pub struct Worker<'a, G: Game> {
     /// The piece-to slot of the move played at each ply of the path
     /// (`NO_PIECE_TO` for a null move), for counter moves.
     piece_to: Vec<usize>,
+    /// The butterfly history slot of the quiet move played at each ply
+    /// (`NO_QUIET_SLOT` for other moves), for `eval_diff_history`.
+    quiet_slot: Vec<usize>,
     /// The move a singular-extension search leaves out, per ply.
     excluded: Vec<Option<G::Move>>,
     histories: &'a mut Histories,
@@ -395,6 +404,7 @@ impl<'a, G: Game> Worker<'a, G> {
             killers: vec![[None, None]; MAX_PLY + 2],
             excluded: vec![None; MAX_PLY + 2],
             piece_to: vec![NO_PIECE_TO; MAX_PLY + 2],
+            quiet_slot: vec![NO_QUIET_SLOT; MAX_PLY + 2],
             histories,
             pv: (0..=MAX_PLY + 1)
                 .map(|_| Vec::with_capacity(MAX_PLY))
@@ -755,6 +765,7 @@ impl<'a, G: Game> Worker<'a, G> {
         for i in pv_index..self.root_moves.len() {
             let mv = self.root_moves[i].mv;
             self.piece_to[0] = self.move_slot(root, mv);
+            self.quiet_slot[0] = self.quiet_slot_of(root, mv);
             let nodes_before = self.nodes;
             let child = root.play(mv);
             self.enter(key);
@@ -946,6 +957,9 @@ impl<'a, G: Game> Worker<'a, G> {
             None => self.static_eval(pos, correction),
         };
         self.eval_stack[ply] = eval;
+        if excluded.is_none() && !in_check {
+            self.reward_eval_change(ply, depth, eval);
+        }
         let improving = !in_check && ply >= 2 && eval > self.eval_stack[ply - 2];
         let p = self.params;
         let static_eval = eval;
@@ -998,6 +1012,7 @@ impl<'a, G: Game> Worker<'a, G> {
                     + ((eval - beta) / p.nmp_eval_divisor).min(NMP_MAX_EVAL_REDUCTION);
                 self.enter(pos.repetition_key());
                 self.piece_to[ply] = NO_PIECE_TO;
+                self.quiet_slot[ply] = NO_QUIET_SLOT;
                 let score = -self.negamax(
                     null,
                     depth - 1 - r,
@@ -1095,6 +1110,7 @@ impl<'a, G: Game> Worker<'a, G> {
                 alpha,
                 eval,
                 quiets_tried,
+                moves_seen: i,
                 improving,
                 pv_node,
                 quiet,
@@ -1160,6 +1176,7 @@ impl<'a, G: Game> Worker<'a, G> {
             let no_check_extension = unsafe_check || depth < p.check_extension_min_depth;
             self.enter(rep_key);
             self.piece_to[ply] = self.move_slot(pos, mv);
+            self.quiet_slot[ply] = self.quiet_slot_of(pos, mv);
             let new_depth = depth - 1 + extension;
             let score = if searched == 0 {
                 -self.negamax(
@@ -1327,7 +1344,12 @@ impl<'a, G: Game> Worker<'a, G> {
         let p = self.params;
         // Half as many tries where the position is not improving.
         let lmp_limit = (p.lmp_base + m.depth * m.depth) / (2 - m.improving as i32);
-        !m.pv_node && m.quiet && m.depth <= p.lmp_max_depth && m.quiets_tried >= lmp_limit as usize
+        let tried = if p.lmp_counts_all_moves != 0 {
+            m.moves_seen
+        } else {
+            m.quiets_tried
+        };
+        !m.pv_node && m.quiet && m.depth <= p.lmp_max_depth && tried >= lmp_limit as usize
     }
 
     /// Whether futility pruning skips the move described by `m` (if it
@@ -1450,6 +1472,7 @@ impl<'a, G: Game> Worker<'a, G> {
             let child = pos.play(mv);
             self.enter(rep_key);
             self.piece_to[ply] = self.move_slot(pos, mv);
+            self.quiet_slot[ply] = NO_QUIET_SLOT;
             let mut score = -self.qsearch(&child, -probcut_beta, -probcut_beta + 1, ply + 1, 0);
             if score >= probcut_beta && !self.stopped {
                 score = -self.negamax(
@@ -1562,6 +1585,35 @@ impl<'a, G: Game> Worker<'a, G> {
         } else {
             pos.piece_to_index(mv)
         }
+    }
+
+    /// The butterfly history slot of `mv` if it is quiet.
+    #[inline]
+    fn quiet_slot_of(&self, pos: &G, mv: G::Move) -> usize {
+        if pos.is_tactical(mv) {
+            NO_QUIET_SLOT
+        } else {
+            pos.side_to_move().index() * G::HISTORY_SIZE + pos.history_index(mv)
+        }
+    }
+
+    /// `eval_diff_history`: the quiet move into the node at `ply` is
+    /// rewarded by how much its mover's static evaluation rose, the node's
+    /// `eval` (its opponent's view) against the parent's. A parent in check
+    /// has no evaluation, and the root's is not kept.
+    fn reward_eval_change(&mut self, ply: usize, depth: i32, eval: i32) {
+        let weight = self.params.eval_diff_history;
+        if weight == 0 || ply < 2 {
+            return;
+        }
+        let slot = self.quiet_slot[ply - 1];
+        let before = self.eval_stack[ply - 1];
+        if slot == NO_QUIET_SLOT || before == -INFINITY {
+            return;
+        }
+        let bonus =
+            (-(before + eval) * depth * weight).clamp(-EVAL_DIFF_BONUS_MAX, EVAL_DIFF_BONUS_MAX);
+        self.histories.quiet[slot] = with_gravity(self.histories.quiet[slot], bonus);
     }
 
     #[inline]

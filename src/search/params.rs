@@ -65,6 +65,11 @@ pub struct SearchParams {
     /// 1: at a cutoff only the moves searched before it get the history
     /// malus; 0: also those pruned or left out by a singular test.
     pub history_malus_searched_only: i32,
+    /// The quiet move into a node gets a history bonus of this many units
+    /// per ply of depth and centipawn its mover's evaluation gained (the
+    /// node's static evaluation against its parent's, both from their
+    /// mover's side; at most 1000 either way), as Stockfish does; 0: off.
+    pub eval_diff_history: i32,
     /// Late moves at a node that is or was on a principal variation (and
     /// not likely to fail low) are reduced this many hundredths of a ply
     /// less.
@@ -106,6 +111,11 @@ pub struct SearchParams {
     /// move-count pruning of Stockfish-like searches does); 0: checks are
     /// never pruned.
     pub lmp_prunes_checks: i32,
+    /// 1: late move pruning counts every move the node has come to in
+    /// its ordering (the table move, tactical moves, moves already
+    /// pruned), as Stockfish's move count does; 0: only the quiet moves
+    /// searched.
+    pub lmp_counts_all_moves: i32,
     /// 1: a checking move that loses material by exchange is treated as
     /// if it gave no check: no check extension for its reply, and reduced
     /// and pruned as the same move without check would be (a quiet move
@@ -219,6 +229,7 @@ pub const DEFAULT_PARAMS: SearchParams = SearchParams {
     tt_refines_eval: 0,
     tt_fail_low_keeps_move: 1,
     history_malus_searched_only: 0,
+    eval_diff_history: 0,
     lmr_tt_pv_x100: 0,
     lmr_at_root: 0,
     razor_max_depth: 3,
@@ -236,6 +247,7 @@ pub const DEFAULT_PARAMS: SearchParams = SearchParams {
     lmp_base: 4,
     lmp_max_depth: 6,
     lmp_prunes_checks: 0,
+    lmp_counts_all_moves: 0,
     unsafe_checks_are_quiet: 1,
     prune_by_reduced_depth: 0,
     futility_base: 100,
@@ -319,6 +331,7 @@ specs! {
     tt_refines_eval: 0, 1;
     tt_fail_low_keeps_move: 0, 1;
     history_malus_searched_only: 0, 1;
+    eval_diff_history: 0, 64;
     lmr_tt_pv_x100: 0, 500;
     lmr_at_root: 0, 1;
     razor_max_depth: 0, 200;
@@ -336,6 +349,7 @@ specs! {
     lmp_base: 0, 1000;
     lmp_max_depth: 0, 200;
     lmp_prunes_checks: 0, 1;
+    lmp_counts_all_moves: 0, 1;
     unsafe_checks_are_quiet: 0, 1;
     prune_by_reduced_depth: 0, 1;
     futility_base: 0, 2000;
