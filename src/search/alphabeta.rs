@@ -2026,6 +2026,31 @@ mod tests {
         assert!(matches!(score_with("0"), Score::Cp(_)));
     }
 
+    /// Session 19's two options (evaluation-difference history, late move
+    /// pruning by every move come to) change the tree, and a search with
+    /// either stays reproducible.
+    #[test]
+    fn ordering_and_pruning_options_change_the_tree_reproducibly() {
+        let state = GameState::<Nimrod>::from_setup(None, &MIDDLE_GAME).unwrap();
+        let limits = Limits {
+            depth: Some(7),
+            ..Limits::default()
+        };
+        let default_nodes = search_default(&state, &limits).nodes;
+        for (name, value) in [("eval_diff_history", "8"), ("lmp_counts_all_moves", "1")] {
+            let mut config = Config::default();
+            config.params.set(name, value).unwrap();
+            let first = search_with(&config, &state, &limits);
+            let again = search_with(&config, &state, &limits);
+            assert_eq!(
+                (first.nodes, first.best),
+                (again.nodes, again.best),
+                "{name}"
+            );
+            assert_ne!(first.nodes, default_nodes, "{name} changes nothing");
+        }
+    }
+
     /// Issue 14, F2: every parameter at either end of its advertised range
     /// gives a sound search, in alpha-beta and in MCTS.
     #[test]
