@@ -467,6 +467,20 @@ pub trait Game: Clone + Send + Sync + Sized + 'static {
     fn piece_to_index(&self, _mv: Self::Move) -> usize {
         0
     }
+
+    /// What a node knows once about the opponent's threats, for ordering
+    /// its quiet moves ([`Game::threat_order`]).
+    type Threats: Copy;
+
+    /// The opponent's threats in this position.
+    fn threats(&self) -> Self::Threats;
+
+    /// How the quiet move `mv` meets `threats`: 1 where it takes a piece out
+    /// of a cheap attack to safety, -1 where it puts one into such an
+    /// attack, 0 otherwise (and in games that tell no threats).
+    fn threat_order(&self, _threats: &Self::Threats, _mv: Self::Move) -> i32 {
+        0
+    }
 }
 
 /// A game together with the history of the positions that led to it.

@@ -51,6 +51,13 @@ const NMP_MAX_EVAL_REDUCTION: i32 = 3;
 const HISTORY_BONUS_PER_DEPTH: i32 = 200;
 const HISTORY_BONUS_OFFSET: i32 = 150;
 const HISTORY_BONUS_MAX: i32 = 1600;
+/// `lmr_research_adjust`: a reduced move is searched again a ply deeper
+/// when it beats the best score by more than base + per-depth * depth
+/// centipawns (Stockfish's margins, about 25 + 5 per ply)...
+const RESEARCH_DEEPER_BASE: i32 = 25;
+const RESEARCH_DEEPER_PER_DEPTH: i32 = 5;
+/// ...and a ply shallower when it beats it by less than this.
+const RESEARCH_SHALLOWER_MARGIN: i32 = 5;
 /// Reductions are computed in 1/REDUCTION_UNIT plies, so that history can
 /// move them by less than a ply.
 const REDUCTION_UNIT: i32 = 1024;
@@ -108,6 +115,8 @@ struct LateMove {
     quiet: bool,
     bad_tactical: bool,
     history: i32,
+    /// The node's table move is tactical.
+    tt_tactical: bool,
 }
 
 /// What late move and futility pruning of one move depend on.
@@ -209,7 +218,8 @@ pub struct Worker<'a, G: Game> {
     /// (`NO_PIECE_TO` for a null move), for counter moves.
     piece_to: Vec<usize>,
     /// The butterfly history slot of the quiet move played at each ply
-    /// (`NO_QUIET_SLOT` for other moves), for `eval_diff_history`.
+    /// (`NO_QUIET_SLOT` for other moves), for `eval_diff_history` and
+    /// `fail_low_prior_bonus`.
     quiet_slot: Vec<usize>,
     /// The move a singular-extension search leaves out, per ply.
     excluded: Vec<Option<G::Move>>,
@@ -794,6 +804,7 @@ impl<'a, G: Game> Worker<'a, G> {
                         gives_check,
                         quiet,
                         bad_tactical: false,
+                        tt_tactical: false,
                         history: if quiet {
                             self.quiet_history(root.side_to_move().index(), root, mv)
                         } else {
@@ -1060,8 +1071,11 @@ impl<'a, G: Game> Worker<'a, G> {
         let color = pos.side_to_move().index();
         let killers = self.killers[ply];
         let counter = self.counter_move(ply);
+        let mut tt_tactical = false;
+        let threats = (p.threat_order_weight != 0).then(|| pos.threats());
         for &mv in moves.as_slice() {
             let s = if G::encode_move(mv) == tt_move {
+                tt_tactical = pos.is_tactical(mv);
                 TT_MOVE_SCORE
             } else if pos.is_tactical(mv) {
                 let band = if pos.see_at_least_with(self.eval, mv, 0) {
@@ -1078,7 +1092,8 @@ impl<'a, G: Game> Worker<'a, G> {
             } else if counter == G::encode_move(mv) {
                 COUNTER_SCORE
             } else {
-                self.quiet_history(color, pos, mv)
+                let threat = threats.map_or(0, |t| pos.threat_order(&t, mv));
+                self.quiet_history(color, pos, mv) + threat * p.threat_order_weight
             };
             scores.push(s);
         }
@@ -1207,6 +1222,7 @@ impl<'a, G: Game> Worker<'a, G> {
                     } else {
                         0
                     },
+                    tt_tactical,
                 });
                 let mut s = -self.negamax(
                     &child,
@@ -1216,10 +1232,13 @@ impl<'a, G: Game> Worker<'a, G> {
                     ply + 1,
                     NodeKind::after_move(true).without_check_extension(no_check_extension),
                 );
-                if s > alpha && r > 0 {
+                let research_depth =
+                    new_depth + self.research_depth_change(s, best_score, new_depth);
+                // A re-search no deeper than the reduced one would only repeat it.
+                if s > alpha && r > 0 && research_depth > new_depth - r {
                     s = -self.negamax(
                         &child,
-                        new_depth,
+                        research_depth,
                         -alpha - 1,
                         -alpha,
                         ply + 1,
@@ -1294,6 +1313,9 @@ impl<'a, G: Game> Worker<'a, G> {
             && !(bound == Bound::Upper && best_score >= static_eval)
         {
             self.learn_correction(correction, depth, raw_eval, best_score);
+        }
+        if bound == Bound::Upper {
+            self.reward_refutation(ply, depth);
         }
         let mv_bits = match best_move {
             Some(_) if bound == Bound::Upper && p.tt_fail_low_keeps_move != 0 => 0,
@@ -1423,8 +1445,27 @@ impl<'a, G: Game> Worker<'a, G> {
             r -= p.lmr_tt_pv_x100 * REDUCTION_UNIT / 100;
         }
         r += (p.lmr_cut_node_x100 * m.cut_node as i32 - relief) * REDUCTION_UNIT / 100;
+        if m.quiet && m.tt_tactical {
+            r += p.lmr_tt_tactical_x100 * REDUCTION_UNIT / 100;
+        }
         r -= m.history * REDUCTION_UNIT / p.lmr_history_divisor;
         (r / REDUCTION_UNIT).min(m.new_depth - 1).max(0)
+    }
+
+    /// `lmr_research_adjust`: how many plies deeper (or, negative,
+    /// shallower) than `new_depth` a reduced move that scored `score`, above
+    /// alpha, is searched again, against the node's `best` so far.
+    fn research_depth_change(&self, score: i32, best: i32, new_depth: i32) -> i32 {
+        if self.params.lmr_research_adjust == 0 {
+            return 0;
+        }
+        if score > best + RESEARCH_DEEPER_BASE + RESEARCH_DEEPER_PER_DEPTH * new_depth {
+            1
+        } else if score < best + RESEARCH_SHALLOWER_MARGIN {
+            -1
+        } else {
+            0
+        }
     }
 
     /// Whether `mv` gives check and, where unsafe checks count as quiet,
@@ -1613,6 +1654,22 @@ impl<'a, G: Game> Worker<'a, G> {
         }
         let bonus =
             (-(before + eval) * depth * weight).clamp(-EVAL_DIFF_BONUS_MAX, EVAL_DIFF_BONUS_MAX);
+        self.histories.quiet[slot] = with_gravity(self.histories.quiet[slot], bonus);
+    }
+
+    /// `fail_low_prior_bonus`: every reply to the quiet move into the node
+    /// at `ply`, searched to `depth`, failed low, so that move gets part of
+    /// a cutoff's bonus.
+    fn reward_refutation(&mut self, ply: usize, depth: i32) {
+        let percent = self.params.fail_low_prior_bonus;
+        if percent == 0 || ply == 0 {
+            return;
+        }
+        let slot = self.quiet_slot[ply - 1];
+        if slot == NO_QUIET_SLOT {
+            return;
+        }
+        let bonus = history_bonus(depth) * percent / 100;
         self.histories.quiet[slot] = with_gravity(self.histories.quiet[slot], bonus);
     }
 
@@ -2026,18 +2083,25 @@ mod tests {
         assert!(matches!(score_with("0"), Score::Cp(_)));
     }
 
-    /// Session 19's two options (evaluation-difference history, late move
-    /// pruning by every move come to) change the tree, and a search with
-    /// either stays reproducible.
+    /// The ordering, pruning and reduction options of sessions 19 and 20
+    /// each change the tree, and a search with any of them stays
+    /// reproducible.
     #[test]
     fn ordering_and_pruning_options_change_the_tree_reproducibly() {
         let state = GameState::<Nimrod>::from_setup(None, &MIDDLE_GAME).unwrap();
         let limits = Limits {
-            depth: Some(7),
+            depth: Some(10),
             ..Limits::default()
         };
         let default_nodes = search_default(&state, &limits).nodes;
-        for (name, value) in [("eval_diff_history", "8"), ("lmp_counts_all_moves", "1")] {
+        for (name, value) in [
+            ("eval_diff_history", "8"),
+            ("lmp_counts_all_moves", "1"),
+            ("fail_low_prior_bonus", "100"),
+            ("lmr_research_adjust", "1"),
+            ("lmr_tt_tactical_x100", "100"),
+            ("threat_order_weight", "8192"),
+        ] {
             let mut config = Config::default();
             config.params.set(name, value).unwrap();
             let first = search_with(&config, &state, &limits);

@@ -70,6 +70,22 @@ pub struct SearchParams {
     /// node's static evaluation against its parent's, both from their
     /// mover's side; at most 1000 either way), as Stockfish does; 0: off.
     pub eval_diff_history: i32,
+    /// A node that fails low gives the quiet move into it this many
+    /// percent of a cutoff's history bonus at its depth (the move refuted
+    /// every reply), as Stockfish does; 0: off.
+    pub fail_low_prior_bonus: i32,
+    /// 1: a reduced move that beats alpha is searched again one ply deeper
+    /// where its score clearly beats the best so far, one ply shallower
+    /// where it barely does, as Stockfish does; 0: at the unreduced depth.
+    pub lmr_research_adjust: i32,
+    /// Quiet late moves are reduced this many hundredths of a ply more
+    /// where the table's move is tactical (the position is probably about
+    /// that tactic), as Stockfish does.
+    pub lmr_tt_tactical_x100: i32,
+    /// Quiet moves are ordered this many history units higher where they
+    /// take a piece out of a cheap attack (`Game::threat_order`: Nimrod's
+    /// pawn attacks) to safety, as much lower where they put one into it.
+    pub threat_order_weight: i32,
     /// Late moves at a node that is or was on a principal variation (and
     /// not likely to fail low) are reduced this many hundredths of a ply
     /// less.
@@ -230,6 +246,10 @@ pub const DEFAULT_PARAMS: SearchParams = SearchParams {
     tt_fail_low_keeps_move: 1,
     history_malus_searched_only: 0,
     eval_diff_history: 0,
+    fail_low_prior_bonus: 0,
+    lmr_research_adjust: 0,
+    lmr_tt_tactical_x100: 0,
+    threat_order_weight: 0,
     lmr_tt_pv_x100: 0,
     lmr_at_root: 0,
     razor_max_depth: 3,
@@ -332,6 +352,10 @@ specs! {
     tt_fail_low_keeps_move: 0, 1;
     history_malus_searched_only: 0, 1;
     eval_diff_history: 0, 64;
+    fail_low_prior_bonus: 0, 400;
+    lmr_research_adjust: 0, 1;
+    lmr_tt_tactical_x100: 0, 500;
+    threat_order_weight: 0, 32_768;
     lmr_tt_pv_x100: 0, 500;
     lmr_at_root: 0, 1;
     razor_max_depth: 0, 200;

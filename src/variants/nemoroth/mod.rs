@@ -212,6 +212,10 @@ impl Game for Nemoroth {
         true
     }
 
+    type Threats = ();
+
+    fn threats(&self) {}
+
     fn encode_move(mv: NMove) -> u32 {
         mv.0
     }

@@ -307,6 +307,28 @@ impl<F: Flavor> Game for Position<F> {
         colored_kind * 64 + mv.to() as usize
     }
 
+    /// The squares the opponent's pawns attack: a piece there is lost
+    /// for a pawn at most.
+    type Threats = crate::bitboard::Bitboard;
+
+    fn threats(&self) -> Self::Threats {
+        let them = self.side.index() ^ 1;
+        let t = Self::tables();
+        squares(self.pieces(them, pieces::PAWN)).fold(0, |attacked, sq| {
+            attacked | t.pawn_capture[them][sq as usize]
+        })
+    }
+
+    #[inline]
+    fn threat_order(&self, pawn_attacks: &Self::Threats, mv: Move) -> i32 {
+        let kind = pieces::piece_kind(self.board[mv.from() as usize]);
+        if kind == pieces::PAWN || kind == pieces::KING {
+            return 0;
+        }
+        let attacked = |sq: u8| pawn_attacks & crate::bitboard::bit(sq) != 0;
+        attacked(mv.from()) as i32 - attacked(mv.to()) as i32
+    }
+
     fn board_view(&self) -> crate::board_view::BoardView {
         self.view()
     }

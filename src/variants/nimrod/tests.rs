@@ -1868,3 +1868,29 @@ fn see_threshold_test_agrees_with_the_swap_list() {
     walk::<super::Corner>(18);
     walk::<super::DragonFide>(19);
 }
+
+/// Quiet-move ordering's threat hint: a piece leaving a square a pawn
+/// attacks for a safe one scores 1, a piece stepping into a pawn's attack
+/// -1, and pawn and King moves 0; in the corner orientation too, whose
+/// pawns capture along other lines.
+#[test]
+fn threat_order_reads_the_opponents_pawn_attacks() {
+    fn order<G: Game>(fen: &str, text: &str) -> i32 {
+        let p = G::from_fen(fen).unwrap();
+        let mv = p.parse_move(&History::new(), text).unwrap();
+        p.threat_order(&p.threats(), mv)
+    }
+    let fen = "4k3/8/8/4p3/3N4/8/6N1/4K3 w - - 0 1";
+    assert_eq!(order::<Nimrod>(fen, "d4f3"), 1);
+    assert_eq!(order::<Nimrod>(fen, "g2f4"), -1);
+    assert_eq!(order::<Nimrod>(fen, "g2h4"), 0);
+    assert_eq!(order::<Nimrod>(fen, "e1d2"), 0);
+    // Black to move: White's pawn on c3 attacks b4 and d4.
+    let fen = "4k3/8/8/8/3n4/2P5/8/4K3 b - - 0 1";
+    assert_eq!(order::<Nimrod>(fen, "d4e6"), 1);
+    let corner = NimrodCorner::from_fen(fen).unwrap();
+    let attacked = corner.threats();
+    let c3 = parse_square("c3").unwrap();
+    let pawn_capture = &Position::<Corner>::tables().pawn_capture[Color::White.index()];
+    assert_eq!(attacked, pawn_capture[c3 as usize]);
+}

@@ -318,6 +318,10 @@ impl Game for Position {
         false
     }
 
+    type Threats = ();
+
+    fn threats(&self) {}
+
     #[inline(always)]
     fn encode_move(mv: Move) -> u32 {
         // from != to in every move, so the code is never 0.
