@@ -2100,7 +2100,7 @@ mod tests {
             ("fail_low_prior_bonus", "100"),
             ("lmr_research_adjust", "1"),
             ("lmr_tt_tactical_x100", "100"),
-            ("threat_order_weight", "8192"),
+            ("threat_order_weight", "0"),
         ] {
             let mut config = Config::default();
             config.params.set(name, value).unwrap();

@@ -249,7 +249,7 @@ pub const DEFAULT_PARAMS: SearchParams = SearchParams {
     fail_low_prior_bonus: 0,
     lmr_research_adjust: 0,
     lmr_tt_tactical_x100: 0,
-    threat_order_weight: 0,
+    threat_order_weight: 8192,
     lmr_tt_pv_x100: 0,
     lmr_at_root: 0,
     razor_max_depth: 3,
