@@ -1232,18 +1232,21 @@ impl<'a, G: Game> Worker<'a, G> {
                     ply + 1,
                     NodeKind::after_move(true).without_check_extension(no_check_extension),
                 );
-                let research_depth =
-                    new_depth + self.research_depth_change(s, best_score, new_depth);
-                // A re-search no deeper than the reduced one would only repeat it.
-                if s > alpha && r > 0 && research_depth > new_depth - r {
-                    s = -self.negamax(
-                        &child,
-                        research_depth,
-                        -alpha - 1,
-                        -alpha,
-                        ply + 1,
-                        NodeKind::after_move(!cut_node).without_check_extension(no_check_extension),
-                    );
+                if s > alpha && r > 0 {
+                    let research_depth =
+                        new_depth + self.research_depth_change(s, best_score, new_depth);
+                    // A re-search no deeper than the reduced one would only repeat it.
+                    if research_depth > new_depth - r {
+                        s = -self.negamax(
+                            &child,
+                            research_depth,
+                            -alpha - 1,
+                            -alpha,
+                            ply + 1,
+                            NodeKind::after_move(!cut_node)
+                                .without_check_extension(no_check_extension),
+                        );
+                    }
                 }
                 if s > alpha && s < beta {
                     s = -self.negamax(

@@ -430,7 +430,7 @@ fn threats<F: Flavor>(
     add(p.hanging, (weak & loose).count_ones() as i32);
     let t = Position::<F>::tables();
     let safe_pawns = pos.pieces(c, PAWN) & (!theirs.all | ours.all);
-    let safe_pawn_att = squares(safe_pawns).fold(0, |a, s| a | t.pawn_capture[c][s as usize]);
+    let safe_pawn_att = pawn_attacks(t, c, safe_pawns);
     add(
         p.threat_by_safe_pawn,
         (safe_pawn_att & non_pawn).count_ones() as i32,
@@ -439,7 +439,7 @@ fn threats<F: Flavor>(
         & !pos.occupied()
         & !their_pawn_att
         & (!theirs.all | ours.all);
-    let push_att = squares(pushes).fold(0, |a, s| a | t.pawn_capture[c][s as usize]);
+    let push_att = pawn_attacks(t, c, pushes);
     add(
         p.threat_by_pawn_push,
         (push_att & non_pawn).count_ones() as i32,
@@ -496,12 +496,7 @@ pub fn evaluate_with<F: Flavor>(pos: &Position<F>, p: &EvalParams) -> i32 {
     let sliders = &*SLIDERS;
     let occ = pos.occupied();
     let pawns = [pos.pieces(0, PAWN), pos.pieces(1, PAWN)];
-    let mut pawn_att = [0u64; 2];
-    for (c, att) in pawn_att.iter_mut().enumerate() {
-        for s in squares(pawns[c]) {
-            *att |= t.pawn_capture[c][s as usize];
-        }
-    }
+    let pawn_att = [pawn_attacks(t, 0, pawns[0]), pawn_attacks(t, 1, pawns[1])];
     let zone = [
         g.king_zone[0][pos.king[0] as usize],
         g.king_zone[1][pos.king[1] as usize],

@@ -307,16 +307,13 @@ impl<F: Flavor> Game for Position<F> {
         colored_kind * 64 + mv.to() as usize
     }
 
-    /// The squares the opponent's pawns attack: a piece there is lost
-    /// for a pawn at most.
+    /// The squares the opponent's pawns attack: a piece there can be
+    /// taken by a pawn.
     type Threats = crate::bitboard::Bitboard;
 
     fn threats(&self) -> Self::Threats {
         let them = self.side.index() ^ 1;
-        let t = Self::tables();
-        squares(self.pieces(them, pieces::PAWN)).fold(0, |attacked, sq| {
-            attacked | t.pawn_capture[them][sq as usize]
-        })
+        pieces::pawn_attacks(Self::tables(), them, self.pieces(them, pieces::PAWN))
     }
 
     #[inline]

@@ -271,6 +271,16 @@ pub fn attacks(t: &Tables, color: usize, kind: usize, sq: Square, occ: Bitboard)
     att
 }
 
+/// The squares the pawns `pawns` of `color` attack.
+#[inline(always)]
+pub fn pawn_attacks(t: &Tables, color: usize, pawns: Bitboard) -> Bitboard {
+    let mut att = 0;
+    for s in crate::bitboard::squares(pawns) {
+        att |= t.pawn_capture[color][s as usize];
+    }
+    att
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
