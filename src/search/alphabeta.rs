@@ -115,6 +115,9 @@ struct LateMove {
     quiet: bool,
     bad_tactical: bool,
     history: i32,
+    /// `Game::threat_order` of the move: 1 escapes a cheap attack, -1
+    /// enters one.
+    threat: i32,
     /// The node's table move is tactical.
     tt_tactical: bool,
 }
@@ -144,17 +147,17 @@ const CORRECTION_WEIGHT_SCALE: i32 = 256;
 /// A thread's statistics, kept with the table from one search to the next.
 pub struct Histories {
     /// Butterfly history of quiet moves: [colour][`Game::history_index`];
-    /// started afresh by each search.
+    /// started afresh by each search unless `history_carry_x100`.
     quiet: Vec<i32>,
     /// Correction history: [colour][structure key slot], how far the
     /// static evaluation was off; kept for the whole game.
     correction: Vec<i32>,
     /// Capture history: [colour][`capture_slot`], which tactical moves
-    /// cut off; started afresh by each search.
+    /// cut off; the same.
     capture: Vec<i32>,
     /// Counter moves: [earlier move's piece-to] → the quiet reply that
     /// last cut off after it (`Game::encode_move`, 0: none); started
-    /// afresh by each search.
+    /// afresh by each search unless `history_carry_x100`.
     counter: Vec<u32>,
 }
 
@@ -168,9 +171,20 @@ impl Histories {
         }
     }
 
-    /// Ready for a search of `G`: zeroed move histories (carrying them
-    /// over measured neutral, README), the correction history kept.
-    fn prepare<G: Game>(&mut self) {
+    /// Ready for a search of `G`: the move histories carried over from
+    /// the last search scaled by `carry_percent` (0: zeroed), the
+    /// correction history kept. A table of another game's size is
+    /// started afresh.
+    fn prepare<G: Game>(&mut self, carry_percent: i32) {
+        let same_game = self.quiet.len() == G::HISTORY_SIZE * 2
+            && self.capture.len() == capture_slots::<G>() * 2
+            && self.counter.len() == G::PIECE_TO_SIZE;
+        if carry_percent > 0 && same_game {
+            for v in self.quiet.iter_mut().chain(self.capture.iter_mut()) {
+                *v = *v * carry_percent / 100;
+            }
+            return;
+        }
         self.quiet.clear();
         self.quiet.resize(G::HISTORY_SIZE * 2, 0);
         self.capture.clear();
@@ -367,13 +381,13 @@ impl<'a, G: Game> Worker<'a, G> {
         start: Instant,
         id: usize,
     ) -> Self {
-        histories.prepare::<G>();
         let Resources {
             config,
             eval,
             shared,
         } = resources;
         let params = &config.params;
+        histories.prepare::<G>(params.history_carry_x100);
         let lmr = (0..64)
             .map(|d| {
                 let mut row = [0; 64];
@@ -805,6 +819,7 @@ impl<'a, G: Game> Worker<'a, G> {
                         quiet,
                         bad_tactical: false,
                         tt_tactical: false,
+                        threat: 0,
                         history: if quiet {
                             self.quiet_history(root.side_to_move().index(), root, mv)
                         } else {
@@ -1072,7 +1087,7 @@ impl<'a, G: Game> Worker<'a, G> {
         let killers = self.killers[ply];
         let counter = self.counter_move(ply);
         let mut tt_tactical = false;
-        let threats = (p.threat_order_weight != 0).then(|| pos.threats());
+        let threats = (p.threat_order_weight != 0 || p.lmr_threat_x100 != 0).then(|| pos.threats());
         for &mv in moves.as_slice() {
             let s = if G::encode_move(mv) == tt_move {
                 tt_tactical = pos.is_tactical(mv);
@@ -1221,6 +1236,10 @@ impl<'a, G: Game> Worker<'a, G> {
                         self.quiet_history(color, pos, mv)
                     } else {
                         0
+                    },
+                    threat: match threats {
+                        Some(t) if quiet => pos.threat_order(&t, mv),
+                        _ => 0,
                     },
                     tt_tactical,
                 });
@@ -1452,6 +1471,7 @@ impl<'a, G: Game> Worker<'a, G> {
             r += p.lmr_tt_tactical_x100 * REDUCTION_UNIT / 100;
         }
         r -= m.history * REDUCTION_UNIT / p.lmr_history_divisor;
+        r -= m.threat * p.lmr_threat_x100 * REDUCTION_UNIT / 100;
         (r / REDUCTION_UNIT).min(m.new_depth - 1).max(0)
     }
 
@@ -2104,6 +2124,7 @@ mod tests {
             ("lmr_research_adjust", "1"),
             ("lmr_tt_tactical_x100", "100"),
             ("threat_order_weight", "0"),
+            ("lmr_threat_x100", "100"),
         ] {
             let mut config = Config::default();
             config.params.set(name, value).unwrap();
@@ -2116,6 +2137,43 @@ mod tests {
             );
             assert_ne!(first.nodes, default_nodes, "{name} changes nothing");
         }
+    }
+
+    /// `history_carry_x100`: the histories one search leaves shape the
+    /// next search in the same memory (the next move of a game), and
+    /// the pair of searches stays reproducible; 0 starts them afresh.
+    #[test]
+    fn carried_histories_shape_the_next_search_reproducibly() {
+        let first = GameState::<Nimrod>::from_setup(None, &MIDDLE_GAME).unwrap();
+        let limits = Limits {
+            depth: Some(8),
+            ..Limits::default()
+        };
+        let second_search_nodes = |carry: &str| {
+            let mut config = Config::default();
+            config.params.set("history_carry_x100", carry).unwrap();
+            let shared = Shared::new();
+            shared.prepare(&limits);
+            let mut memory = Memory::new(SearchKind::AlphaBeta, 1).unwrap();
+            let resources = || Resources {
+                config: &config,
+                eval: Nimrod::default_eval_params(),
+                shared: &shared,
+            };
+            let outcome = search(&first, &limits, resources(), &mut memory, &|_| {});
+            let mut next = first.clone();
+            next.play(outcome.best.expect("a move"));
+            shared.prepare(&limits);
+            let reply = search(&next, &limits, resources(), &mut memory, &|_| {});
+            (reply.nodes, reply.best)
+        };
+        let afresh = second_search_nodes("0");
+        let carried = second_search_nodes("50");
+        assert_eq!(carried, second_search_nodes("50"));
+        assert_ne!(
+            carried.0, afresh.0,
+            "carrying the histories changes nothing"
+        );
     }
 
     /// Issue 14, F2: every parameter at either end of its advertised range

@@ -86,6 +86,15 @@ pub struct SearchParams {
     /// take a piece out of a cheap attack (`Game::threat_order`: Nimrod's
     /// pawn attacks) to safety, as much lower where they put one into it.
     pub threat_order_weight: i32,
+    /// Quiet late moves are reduced this many hundredths of a ply less
+    /// where they take a piece out of a cheap attack, as many more where
+    /// they put one into it (`Game::threat_order`), as Stockfish reduces
+    /// moves that escape a capture less.
+    pub lmr_threat_x100: i32,
+    /// The quiet and capture histories and counter moves a search leaves
+    /// are carried into the next one (the next move of the game), scaled
+    /// to this percentage; 0: each search starts them afresh.
+    pub history_carry_x100: i32,
     /// Late moves at a node that is or was on a principal variation (and
     /// not likely to fail low) are reduced this many hundredths of a ply
     /// less.
@@ -250,6 +259,8 @@ pub const DEFAULT_PARAMS: SearchParams = SearchParams {
     lmr_research_adjust: 0,
     lmr_tt_tactical_x100: 0,
     threat_order_weight: 8192,
+    lmr_threat_x100: 0,
+    history_carry_x100: 0,
     lmr_tt_pv_x100: 0,
     lmr_at_root: 0,
     razor_max_depth: 3,
@@ -356,6 +367,8 @@ specs! {
     lmr_research_adjust: 0, 1;
     lmr_tt_tactical_x100: 0, 500;
     threat_order_weight: 0, 32_768;
+    lmr_threat_x100: 0, 300;
+    history_carry_x100: 0, 100;
     lmr_tt_pv_x100: 0, 500;
     lmr_at_root: 0, 1;
     razor_max_depth: 0, 200;
