@@ -61,7 +61,10 @@ pub struct BenchReport {
 
 /// Searches every bench position with one thread, in one transposition
 /// table of `hash_mb` for all of them (the node count is the behaviour
-/// signature of a build). One line per position goes to `log`.
+/// signature of a build). Consecutive positions of one variant share an
+/// engine, as the moves of a game do, so what a search hands to the next
+/// (`history_carry_x100`) is part of the signature. One line per position
+/// goes to `log`.
 pub fn bench(
     depth: Option<u32>,
     hash_mb: usize,
@@ -76,12 +79,19 @@ pub fn bench(
     let mut table = None;
     let start = Instant::now();
     let mut nodes = 0;
+    let mut current: Option<(&str, Box<dyn Engine>)> = None;
     for (i, p) in positions.iter().enumerate() {
-        let mut engine = engine::for_variant(p.variant, settings.clone())?;
-        match &table {
-            Some(t) => engine.use_table(std::sync::Arc::clone(t))?,
-            None => table = engine.table(),
-        }
+        let (_, engine) = match current.take() {
+            Some((variant, engine)) if variant == p.variant => current.insert((variant, engine)),
+            _ => {
+                let mut engine = engine::for_variant(p.variant, settings.clone())?;
+                match &table {
+                    Some(t) => engine.use_table(std::sync::Arc::clone(t))?,
+                    None => table = engine.table(),
+                }
+                current.insert((p.variant, engine))
+            }
+        };
         engine
             .session_mut()
             .set_position(Some(p.fen), &[])
