@@ -260,7 +260,7 @@ pub const DEFAULT_PARAMS: SearchParams = SearchParams {
     lmr_tt_tactical_x100: 0,
     threat_order_weight: 8192,
     lmr_threat_x100: 0,
-    history_carry_x100: 0,
+    history_carry_x100: 50,
     lmr_tt_pv_x100: 0,
     lmr_at_root: 0,
     razor_max_depth: 3,
