@@ -1237,8 +1237,9 @@ impl<'a, G: Game> Worker<'a, G> {
                     } else {
                         0
                     },
+                    // Read only where the reductions use it.
                     threat: match threats {
-                        Some(t) if quiet => pos.threat_order(&t, mv),
+                        Some(t) if quiet && p.lmr_threat_x100 != 0 => pos.threat_order(&t, mv),
                         _ => 0,
                     },
                     tt_tactical,
