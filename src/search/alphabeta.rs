@@ -1153,6 +1153,7 @@ impl<'a, G: Game> Worker<'a, G> {
             let prunable = late
                 || may_prune
                     && (self.futility_pruned(&quiet_move)
+                        || self.capture_futility_pruned(pos, mv, &quiet_move)
                         || self.prunes_by_exchange(pos, mv, quiet, depth, prune_depth));
             if prunable && !self.gives_safe_check(pos, mv) {
                 scores[i] = SKIPPED_SCORE;
@@ -1405,6 +1406,22 @@ impl<'a, G: Game> Worker<'a, G> {
             && m.quiet
             && m.prune_depth <= p.futility_max_depth
             && m.eval + p.futility_base + p.futility_margin * m.prune_depth <= m.alpha
+    }
+
+    /// Whether futility pruning skips the tactical move `mv` described by
+    /// `m`: even what its exchange wins leaves the node below alpha.
+    fn capture_futility_pruned(&self, pos: &G, mv: G::Move, m: &QuietPruning) -> bool {
+        let p = self.params;
+        if !G::SEE_IS_EXACT
+            || p.futility_capture_margin == 0
+            || m.pv_node
+            || m.quiet
+            || m.prune_depth > p.futility_max_depth
+        {
+            return false;
+        }
+        let margin = p.futility_base + p.futility_capture_margin * m.prune_depth;
+        !pos.see_at_least_with(self.eval, mv, m.alpha - m.eval - margin)
     }
 
     /// The depth futility and the quiet exchange test read for the move
@@ -2107,7 +2124,7 @@ mod tests {
         assert!(matches!(score_with("0"), Score::Cp(_)));
     }
 
-    /// The ordering, pruning and reduction options of sessions 19 and 20
+    /// The ordering, pruning and reduction options of sessions 19 to 22
     /// each change the tree, and a search with any of them stays
     /// reproducible.
     #[test]
@@ -2126,6 +2143,7 @@ mod tests {
             ("lmr_tt_tactical_x100", "100"),
             ("threat_order_weight", "0"),
             ("lmr_threat_x100", "100"),
+            ("futility_capture_margin", "200"),
         ] {
             let mut config = Config::default();
             config.params.set(name, value).unwrap();

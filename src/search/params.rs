@@ -155,6 +155,10 @@ pub struct SearchParams {
     pub futility_base: i32,
     pub futility_margin: i32,
     pub futility_max_depth: i32,
+    /// Futility pruning of tactical moves too (0: off): a capture is
+    /// skipped where even its exchange's gain leaves eval + futility_base +
+    /// this * depth at or below alpha (games with an exact exchange test).
+    pub futility_capture_margin: i32,
     /// Exchange pruning up to this depth: a tactical move whose exchange
     /// loses more than capture_margin * depth, or a quiet move that loses
     /// more than quiet_margin * depth^2, is skipped (in games whose
@@ -284,6 +288,7 @@ pub const DEFAULT_PARAMS: SearchParams = SearchParams {
     futility_base: 100,
     futility_margin: 90,
     futility_max_depth: 6,
+    futility_capture_margin: 0,
     see_prune_max_depth: 8,
     see_prune_capture_margin: 120,
     see_prune_quiet_margin: 30,
@@ -392,6 +397,7 @@ specs! {
     futility_base: 0, 2000;
     futility_margin: 0, 2000;
     futility_max_depth: 0, 200;
+    futility_capture_margin: 0, 2000;
     see_prune_max_depth: 0, 200;
     see_prune_capture_margin: 0, 2000;
     see_prune_quiet_margin: 0, 2000;

@@ -81,6 +81,14 @@ struct Slot {
 
 const BUCKET: usize = 4;
 
+/// Four slots on one cache line: aligned so that a probe touches one line
+/// (the allocator alone aligns to 16 bytes, which splits most buckets
+/// across two lines).
+#[repr(C, align(64))]
+struct Bucket {
+    slots: [Slot; BUCKET],
+}
+
 /// What a search result says besides its move and score.
 #[derive(Clone, Copy, Debug)]
 pub struct Stored {
@@ -91,8 +99,7 @@ pub struct Stored {
 }
 
 pub struct TranspositionTable {
-    slots: Vec<Slot>,
-    buckets: usize,
+    table: Vec<Bucket>,
     generation: AtomicU8,
 }
 
@@ -133,32 +140,30 @@ impl TranspositionTable {
     pub fn try_new(mb: usize) -> Result<Self, String> {
         let too_large = || format!("cannot allocate a {mb} MB hash table");
         let bytes = mb.max(1).checked_mul(1024 * 1024).ok_or_else(too_large)?;
-        let buckets = (bytes / (BUCKET * 16)).max(1);
-        let len = buckets * BUCKET;
-        let layout = std::alloc::Layout::array::<Slot>(len).map_err(|_| too_large())?;
+        let buckets = (bytes / std::mem::size_of::<Bucket>()).max(1);
+        let layout = std::alloc::Layout::array::<Bucket>(buckets).map_err(|_| too_large())?;
         // Safety: the layout has a nonzero size (at least one bucket).
-        let ptr = unsafe { std::alloc::alloc_zeroed(layout) } as *mut Slot;
+        let ptr = unsafe { std::alloc::alloc_zeroed(layout) } as *mut Bucket;
         if ptr.is_null() {
             return Err(too_large());
         }
         // Safety: `ptr` comes from the global allocator with the layout of
-        // `len` slots, and all-zero bytes are a valid (empty) slot: two
+        // `buckets` buckets, and all-zero bytes are a valid (empty) bucket:
         // atomic zeros.
-        let slots = unsafe { Vec::from_raw_parts(ptr, len, len) };
+        let table = unsafe { Vec::from_raw_parts(ptr, buckets, buckets) };
         Ok(TranspositionTable {
-            slots,
-            buckets,
+            table,
             generation: AtomicU8::new(0),
         })
     }
 
     /// The size in megabytes, as given to [`TranspositionTable::try_new`].
     pub fn megabytes(&self) -> usize {
-        (self.slots.len() * std::mem::size_of::<Slot>()) >> 20
+        (self.table.len() * std::mem::size_of::<Bucket>()) >> 20
     }
 
     pub fn clear(&self) {
-        for s in &self.slots {
+        for s in self.table.iter().flat_map(|b| &b.slots) {
             s.check.store(0, Ordering::Relaxed);
             s.data.store(0, Ordering::Relaxed);
         }
@@ -171,10 +176,10 @@ impl TranspositionTable {
     }
 
     #[inline(always)]
-    fn bucket(&self, key: u64) -> &[Slot] {
+    fn bucket(&self, key: u64) -> &[Slot; BUCKET] {
         // Multiply-shift maps the key onto the buckets without a modulo.
-        let index = ((key as u128 * self.buckets as u128) >> 64) as usize;
-        &self.slots[index * BUCKET..(index + 1) * BUCKET]
+        let index = ((key as u128 * self.table.len() as u128) >> 64) as usize;
+        &self.table[index].slots
     }
 
     pub fn probe(&self, key: u64) -> Option<Entry> {
@@ -237,9 +242,11 @@ impl TranspositionTable {
     /// Permille of a sample of slots used by the current search.
     pub fn hashfull(&self) -> u32 {
         let generation = (self.generation.load(Ordering::Relaxed) % GENERATIONS) as i32;
-        let sample = self.slots.len().min(1000 * BUCKET);
-        let used = self.slots[..sample]
+        let sample_buckets = self.table.len().min(1000);
+        let sample = sample_buckets * BUCKET;
+        let used = self.table[..sample_buckets]
             .iter()
+            .flat_map(|b| &b.slots)
             .filter(|s| {
                 let d = s.data.load(Ordering::Relaxed);
                 d != 0 && generation_of(d) == generation
