@@ -41,6 +41,9 @@ const HISTORY_MAX: i32 = 16_384;
 const PROBCUT_REDUCTION: i32 = 4;
 /// Marks a ply whose move has no piece-to slot (a null move).
 const NO_PIECE_TO: usize = usize::MAX;
+/// Continuation histories look this many plies back: at the opponent's
+/// last move and at one's own move before it.
+const CONTINUATION_PLIES: usize = 2;
 /// Marks a ply whose move was not quiet (or a null move).
 const NO_QUIET_SLOT: usize = usize::MAX;
 /// The evaluation-difference history bonus stays within +-this.
@@ -159,6 +162,17 @@ pub struct Histories {
     /// last cut off after it (`Game::encode_move`, 0: none); started
     /// afresh by each search unless `history_carry_x100`.
     counter: Vec<u32>,
+    /// Continuation histories: [plies back - 1][earlier move's piece-to]
+    /// [quiet move's piece-to] (`Game::piece_to_index`), how the quiet
+    /// move fared after that earlier move (`cont_history_x100`); kept for
+    /// the whole game, as the correction history is. A row is one earlier
+    /// move, so a node reads two short rows.
+    continuation: Vec<i16>,
+}
+
+/// The continuation tables' size for `G`.
+fn continuation_slots<G: Game>() -> usize {
+    CONTINUATION_PLIES * G::PIECE_TO_SIZE * G::PIECE_TO_SIZE
 }
 
 impl Histories {
@@ -168,6 +182,7 @@ impl Histories {
             correction: vec![0; CORRECTION_SLOTS * 2],
             capture: vec![0; capture_slots::<G>() * 2],
             counter: vec![0; G::PIECE_TO_SIZE],
+            continuation: vec![0; continuation_slots::<G>()],
         }
     }
 
@@ -178,7 +193,8 @@ impl Histories {
     fn prepare<G: Game>(&mut self, carry_percent: i32) {
         let same_game = self.quiet.len() == G::HISTORY_SIZE * 2
             && self.capture.len() == capture_slots::<G>() * 2
-            && self.counter.len() == G::PIECE_TO_SIZE;
+            && self.counter.len() == G::PIECE_TO_SIZE
+            && self.continuation.len() == continuation_slots::<G>();
         if carry_percent > 0 && same_game {
             for v in self.quiet.iter_mut().chain(self.capture.iter_mut()) {
                 *v = *v * carry_percent / 100;
@@ -191,6 +207,10 @@ impl Histories {
         self.capture.resize(capture_slots::<G>() * 2, 0);
         self.counter.clear();
         self.counter.resize(G::PIECE_TO_SIZE, 0);
+        if !same_game {
+            self.continuation.clear();
+            self.continuation.resize(continuation_slots::<G>(), 0);
+        }
     }
 }
 
@@ -1086,6 +1106,7 @@ impl<'a, G: Game> Worker<'a, G> {
         let color = pos.side_to_move().index();
         let killers = self.killers[ply];
         let counter = self.counter_move(ply);
+        let continuation = self.continuation_rows(ply);
         let mut tt_tactical = false;
         let threats = (p.threat_order_weight != 0 || p.lmr_threat_x100 != 0).then(|| pos.threats());
         for &mv in moves.as_slice() {
@@ -1108,7 +1129,9 @@ impl<'a, G: Game> Worker<'a, G> {
                 COUNTER_SCORE
             } else {
                 let threat = threats.map_or(0, |t| pos.threat_order(&t, mv));
-                self.quiet_history(color, pos, mv) + threat * p.threat_order_weight
+                self.quiet_history(color, pos, mv)
+                    + threat * p.threat_order_weight
+                    + self.continuation_history(&continuation, pos, mv) * p.cont_history_x100 / 100
             };
             scores.push(s);
         }
@@ -1797,6 +1820,62 @@ impl<'a, G: Game> Worker<'a, G> {
                 update(m, -bonus);
             }
         }
+        self.reward_continuation(pos, ply, bonus, mv, before);
+    }
+
+    /// The rows of the continuation tables for a node at `ply`: one per
+    /// earlier move that has a piece-to slot (none while
+    /// `cont_history_x100` is 0).
+    fn continuation_rows(&self, ply: usize) -> [Option<usize>; CONTINUATION_PLIES] {
+        std::array::from_fn(|i| {
+            let back = i + 1;
+            let earlier = *self.piece_to.get(ply.checked_sub(back)?)?;
+            (self.params.cont_history_x100 != 0 && earlier != NO_PIECE_TO)
+                .then(|| (i * G::PIECE_TO_SIZE + earlier) * G::PIECE_TO_SIZE)
+        })
+    }
+
+    /// The continuation histories of the quiet move `mv`, summed over `rows`.
+    #[inline]
+    fn continuation_history(
+        &self,
+        rows: &[Option<usize>; CONTINUATION_PLIES],
+        pos: &G,
+        mv: G::Move,
+    ) -> i32 {
+        if rows.iter().all(Option::is_none) {
+            return 0;
+        }
+        let slot = pos.piece_to_index(mv);
+        rows.iter()
+            .flatten()
+            .map(|row| self.histories.continuation[row + slot] as i32)
+            .sum()
+    }
+
+    /// A quiet cutoff by `mv`: its continuation histories get `bonus`,
+    /// the quiet moves tried before it as much malus.
+    fn reward_continuation(
+        &mut self,
+        pos: &G,
+        ply: usize,
+        bonus: i32,
+        mv: G::Move,
+        before: Tried<G::Move>,
+    ) {
+        let rows = self.continuation_rows(ply);
+        if rows.iter().all(Option::is_none) {
+            return;
+        }
+        let tried_quiets = before.moves().filter(|&m| !pos.is_tactical(m));
+        for (m, delta) in std::iter::once((mv, bonus)).chain(tried_quiets.map(|m| (m, -bonus))) {
+            let slot = pos.piece_to_index(m);
+            for row in rows.iter().flatten() {
+                let cell = &mut self.histories.continuation[row + slot];
+                // Gravity keeps the value within +-HISTORY_MAX, inside i16.
+                *cell = with_gravity(*cell as i32, delta) as i16;
+            }
+        }
     }
 
     /// Whether this quiescence ply tries quiet checks (out of check; only
@@ -2144,6 +2223,7 @@ mod tests {
             ("threat_order_weight", "0"),
             ("lmr_threat_x100", "100"),
             ("futility_capture_margin", "200"),
+            ("cont_history_x100", "100"),
         ] {
             let mut config = Config::default();
             config.params.set(name, value).unwrap();

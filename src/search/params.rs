@@ -95,6 +95,12 @@ pub struct SearchParams {
     /// are carried into the next one (the next move of the game), scaled
     /// to this percentage; 0: each search starts them afresh.
     pub history_carry_x100: i32,
+    /// Quiet moves are ordered by their continuation histories too (how
+    /// the move, by piece and destination, fared after the opponent's
+    /// last move and after one's own move before it; kept for the game),
+    /// at this many hundredths of their sum; 0: none kept (games without
+    /// `Game::piece_to_index` keep none).
+    pub cont_history_x100: i32,
     /// Late moves at a node that is or was on a principal variation (and
     /// not likely to fail low) are reduced this many hundredths of a ply
     /// less.
@@ -265,6 +271,7 @@ pub const DEFAULT_PARAMS: SearchParams = SearchParams {
     threat_order_weight: 8192,
     lmr_threat_x100: 0,
     history_carry_x100: 50,
+    cont_history_x100: 0,
     lmr_tt_pv_x100: 0,
     lmr_at_root: 0,
     razor_max_depth: 3,
@@ -374,6 +381,7 @@ specs! {
     threat_order_weight: 0, 32_768;
     lmr_threat_x100: 0, 300;
     history_carry_x100: 0, 100;
+    cont_history_x100: 0, 400;
     lmr_tt_pv_x100: 0, 500;
     lmr_at_root: 0, 1;
     razor_max_depth: 0, 200;
