@@ -14,11 +14,12 @@ fn temp_dir(name: &str) -> PathBuf {
 }
 
 fn ghast_match(args: &[&str]) -> (bool, String, String) {
-    let out = Command::new(GHAST)
-        .arg("match")
-        .args(args)
-        .output()
-        .unwrap();
+    run(Command::new(GHAST).arg("match").args(args))
+}
+
+/// Success, stdout and stderr of a command.
+fn run(command: &mut Command) -> (bool, String, String) {
+    let out = command.output().expect("the command starts");
     (
         out.status.success(),
         String::from_utf8_lossy(&out.stdout).into_owned(),
@@ -274,4 +275,76 @@ fn sprt_and_bad_arguments() {
         assert!(stderr.contains("error"), "{bad:?}: {stderr}");
         assert!(!stderr.contains("panicked"), "{bad:?}: {stderr}");
     }
+}
+
+/// Runs `tuning/pgn2data.py` (Python 3, standard library; README, Set-up).
+fn pgn2data(args: &[&str]) -> (bool, String, String) {
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tuning/pgn2data.py");
+    run(Command::new("python3").arg(script).args(args))
+}
+
+#[test]
+fn match_games_become_tuning_data() {
+    let dir = temp_dir("pgn2data");
+    let path = |name: &str| dir.join(name).to_string_lossy().into_owned();
+    let pgn = path("games.pgn");
+    let two_games = "--variant nimrod --engine name=a --engine name=b --games 2 --rounds 1";
+    let mut args: Vec<&str> = two_games.split_whitespace().collect();
+    args.extend([
+        "--tc",
+        "nodes=2000",
+        "--random-openings",
+        "4",
+        "--pgnout",
+        &pgn,
+    ]);
+    let (ok, _, stderr) = ghast_match(&args);
+    assert!(ok, "{stderr}");
+    let label_a = ["--ghast", GHAST, "--variant", "nimrod", "--label", "a"];
+    let (a_data, b_data) = (path("a.data"), path("b.data"));
+    let outputs = ["--out", &a_data, "--others", &b_data, &pgn];
+    let (ok, stdout, stderr) = pgn2data(&[&label_a[..], &outputs].concat());
+    assert!(ok, "{stderr}");
+    assert!(stdout.contains("of 2 games"), "{stdout}");
+    // Each file: the labelled lines of its player, a `# game` line a game.
+    let a = std::fs::read_to_string(path("a.data")).unwrap();
+    let b = std::fs::read_to_string(path("b.data")).unwrap();
+    for text in [&a, &b] {
+        assert_eq!(text.matches("# game ").count(), 2, "{text}");
+    }
+    let labelled: Vec<&str> = a.lines().filter(|l| !l.starts_with('#')).collect();
+    assert!(!labelled.is_empty(), "{a}");
+    for line in &labelled {
+        let fields: Vec<&str> = line.split(" | ").collect();
+        assert_eq!(fields.len(), 4, "{line}");
+        let target: f64 = fields[1].parse().unwrap();
+        assert!((0.0..=1.0).contains(&target), "{line}");
+        assert!(fields[3].starts_with("ref=") && fields[3].contains(" result="));
+    }
+    // Both files together are data `ghast tune` reads.
+    let joined = format!("{a}{b}");
+    std::fs::write(path("both.data"), joined).unwrap();
+    let (ok, _, stderr) = run(Command::new(GHAST)
+        .args([
+            "tune",
+            "--variant",
+            "nimrod",
+            "--epochs",
+            "1",
+            "--steps",
+            "2",
+        ])
+        .args(["--validation", "0", "--data", &path("both.data")])
+        .args(["--out", &path("tuned.params")]));
+    assert!(ok, "{stderr}");
+
+    // A game whose moves do not replay is an error, not a trace.
+    let text = std::fs::read_to_string(&pgn).unwrap();
+    let mut movetext = text.split("\n\n").nth(1).unwrap().split_whitespace();
+    let mv = movetext.find(|t| !t.ends_with('.')).unwrap();
+    std::fs::write(path("bad.pgn"), text.replacen(mv, "a1a1", 1)).unwrap();
+    let (bad_data, bad_pgn) = (path("bad.data"), path("bad.pgn"));
+    let (ok, _, stderr) = pgn2data(&[&label_a[..], &["--out", &bad_data, &bad_pgn]].concat());
+    assert!(!ok && stderr.contains("error"), "{stderr}");
+    assert!(!stderr.contains("Traceback"), "{stderr}");
 }
