@@ -25,7 +25,7 @@ The default lambda is 1: in games between two engines the result says more
 about the players than about a position (the stronger side wins from
 either colour), so the reference's score alone is the target.
 
-Example (README, "Strength"): positions from games against
+Example (README, "Tuning"): positions from games against
 Fairy-Stockfish, labelled by Fairy-Stockfish's own scores:
     tuning/pgn2data.py --ghast target/release/ghast --variant nimrod \\
         --label fsf --out fsf-games.data games1.pgn games2.pgn
