@@ -35,6 +35,7 @@ import argparse
 import os
 import re
 import shutil
+import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -167,10 +168,13 @@ def main():
                     n_pos += len(lines)
                     n_other += len(others)
                     print(f"\r{n_games} games, {n_pos} positions", end="", file=sys.stderr)
-    except RuntimeError as e:
+    except (RuntimeError, OSError) as e:
         sys.exit(f"\nerror: {e}")
     finally:
-        replayer.close()
+        try:
+            replayer.close()
+        except (OSError, subprocess.TimeoutExpired):
+            pass  # ghast already gone: the error above says why
     print(file=sys.stderr)
     print(f"wrote {n_pos} positions of {n_games} games to {args.out}")
     if args.others:
