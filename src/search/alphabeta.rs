@@ -298,13 +298,18 @@ impl<M: Copy> Tried<'_, M> {
 /// Most nodes cut off after a few moves, so sorting all would waste work.
 #[inline]
 fn pick_best<M: Copy>(moves: &mut [M], scores: &mut [i32], i: usize) {
-    // Two passes, the maximum (which vectorises) and then its first
-    // position, choose the same move as one scan keeping the first best.
-    let rest = &scores[i..];
-    let Some(&best) = rest.iter().max() else {
+    // One scan keeping the first best: the comparison compiles to a
+    // conditional move, where a search for the maximum's position
+    // mispredicted.
+    let Some(&first) = scores.get(i) else {
         return;
     };
-    let top = i + rest.iter().position(|&s| s == best).unwrap_or(0);
+    let (mut top, mut best) = (i, first);
+    for (j, &s) in scores.iter().enumerate().skip(i + 1) {
+        if s > best {
+            (top, best) = (j, s);
+        }
+    }
     moves.swap(i, top);
     scores.swap(i, top);
 }

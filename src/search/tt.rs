@@ -99,9 +99,95 @@ pub struct Stored {
 }
 
 pub struct TranspositionTable {
-    table: Vec<Bucket>,
+    table: Buckets,
     generation: AtomicU8,
 }
+
+/// Tables of at least this size are aligned to it, the huge-page size of
+/// x86-64 Linux, and the kernel is asked to back them with huge pages: a
+/// probe lands anywhere in the table, and with 4 KB pages most probes
+/// also missed the address-translation cache.
+const HUGE_PAGE: usize = 2 << 20;
+
+/// The table's memory: zeroed buckets with the alignment they were
+/// allocated with (a `Vec` would free them with the bucket's alignment).
+struct Buckets {
+    ptr: std::ptr::NonNull<Bucket>,
+    len: usize,
+    layout: std::alloc::Layout,
+}
+
+// Safety: a bucket holds only atomics, so sharing and sending the
+// buffer is as safe as sharing a `[Bucket]`; `Buckets` owns its memory.
+unsafe impl Send for Buckets {}
+// Safety: as above.
+unsafe impl Sync for Buckets {}
+
+impl Buckets {
+    /// `len` zeroed buckets (at least one), or `None` if the memory is not
+    /// there.
+    fn zeroed(len: usize) -> Option<Self> {
+        let len = len.max(1);
+        let size = len.checked_mul(std::mem::size_of::<Bucket>())?;
+        let align = if size >= HUGE_PAGE {
+            HUGE_PAGE
+        } else {
+            std::mem::align_of::<Bucket>()
+        };
+        let layout = std::alloc::Layout::from_size_align(size, align).ok()?;
+        // Safety: the layout's size is nonzero (at least one bucket).
+        let ptr = std::ptr::NonNull::new(unsafe { std::alloc::alloc(layout) })?;
+        advise_huge_pages(ptr.as_ptr(), size);
+        // Safety: `ptr` is valid for `size` bytes, just allocated; zeroing
+        // after the advice lets the first touch fault in huge pages. All
+        // zeros is a valid (empty) bucket: atomic zeros.
+        unsafe { std::ptr::write_bytes(ptr.as_ptr(), 0, size) };
+        Some(Buckets {
+            ptr: ptr.cast(),
+            len,
+            layout,
+        })
+    }
+}
+
+impl std::ops::Deref for Buckets {
+    type Target = [Bucket];
+
+    fn deref(&self) -> &[Bucket] {
+        // Safety: `ptr` holds `len` initialised buckets for as long as
+        // `self` lives.
+        unsafe { std::slice::from_raw_parts(self.ptr.as_ptr(), self.len) }
+    }
+}
+
+impl Drop for Buckets {
+    fn drop(&mut self) {
+        // Safety: allocated in `zeroed` with this layout, freed once.
+        unsafe { std::alloc::dealloc(self.ptr.as_ptr().cast(), self.layout) }
+    }
+}
+
+/// Asks Linux for transparent huge pages over `[ptr, ptr + size)` (a hint:
+/// where the system has them off, or elsewhere, nothing changes).
+#[cfg(target_os = "linux")]
+fn advise_huge_pages(ptr: *mut u8, size: usize) {
+    const MADV_HUGEPAGE: std::ffi::c_int = 14;
+    unsafe extern "C" {
+        fn madvise(
+            addr: *mut std::ffi::c_void,
+            len: usize,
+            advice: std::ffi::c_int,
+        ) -> std::ffi::c_int;
+    }
+    if size >= HUGE_PAGE {
+        // Safety: the range is one live allocation, aligned to a huge page;
+        // the advice changes no contents, and a refusal is harmless.
+        unsafe { madvise(ptr.cast(), size, MADV_HUGEPAGE) };
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn advise_huge_pages(_ptr: *mut u8, _size: usize) {}
 
 fn pack(mv: u32, score: i32, result: &Stored, generation: u8) -> u64 {
     mv as u64
@@ -135,22 +221,11 @@ impl TranspositionTable {
     }
 
     /// [`TranspositionTable::new`], with an allocation that fails (too
-    /// large for the machine) reported instead of aborting. The memory is
-    /// asked for zeroed, so the system hands out pages as they are used.
+    /// large for the machine) reported instead of aborting.
     pub fn try_new(mb: usize) -> Result<Self, String> {
         let too_large = || format!("cannot allocate a {mb} MB hash table");
         let bytes = mb.max(1).checked_mul(1024 * 1024).ok_or_else(too_large)?;
-        let buckets = (bytes / std::mem::size_of::<Bucket>()).max(1);
-        let layout = std::alloc::Layout::array::<Bucket>(buckets).map_err(|_| too_large())?;
-        // Safety: the layout has a nonzero size (at least one bucket).
-        let ptr = unsafe { std::alloc::alloc_zeroed(layout) } as *mut Bucket;
-        if ptr.is_null() {
-            return Err(too_large());
-        }
-        // Safety: `ptr` comes from the global allocator with the layout of
-        // `buckets` buckets, and all-zero bytes are a valid (empty) bucket:
-        // atomic zeros.
-        let table = unsafe { Vec::from_raw_parts(ptr, buckets, buckets) };
+        let table = Buckets::zeroed(bytes / std::mem::size_of::<Bucket>()).ok_or_else(too_large)?;
         Ok(TranspositionTable {
             table,
             generation: AtomicU8::new(0),
@@ -310,6 +385,19 @@ mod tests {
         for eval in [None, Some(40_000), Some(i16::MIN as i32)] {
             tt.store(other, 0, 0, Stored { eval, ..stored });
             assert_eq!(tt.probe(other).unwrap().eval, None, "{eval:?}");
+        }
+    }
+
+    #[test]
+    fn tables_are_zeroed_and_aligned_to_their_pages() {
+        for (mb, align) in [(1, 64), (2, HUGE_PAGE), (5, HUGE_PAGE)] {
+            let tt = TranspositionTable::new(mb);
+            assert_eq!(tt.megabytes(), mb);
+            assert_eq!(tt.table.as_ptr() as usize % align, 0, "{mb} MB");
+            assert!(tt.table.iter().flat_map(|b| &b.slots).all(|s| {
+                s.data.load(Ordering::Relaxed) == 0 && s.check.load(Ordering::Relaxed) == 0
+            }));
+            assert_eq!(tt.hashfull(), 0);
         }
     }
 
