@@ -169,11 +169,16 @@ struct Magic {
     offset: usize,
 }
 
-/// Magic tables for rook and bishop attacks.
+/// Sliding attacks: bishops by magic lookup (a 42 KB table), rooks by
+/// subtraction along the file and a small table along the rank.
 pub struct Sliders {
-    rook: Vec<Magic>,
     bishop: Vec<Magic>,
     table: Vec<Bitboard>,
+    /// The file through each square, the square itself left out.
+    file_without: [Bitboard; 64],
+    /// Attacks along the first rank from each file, by the occupancy of
+    /// the six inner squares of that rank.
+    rank_attacks: [[u8; 64]; 8],
 }
 
 fn slide(sq: Square, occ: Bitboard, dirs: &[usize]) -> Bitboard {
@@ -248,75 +253,8 @@ fn build_magics(dirs: &[usize], magics: &[u64; 64], table: &mut Vec<Bitboard>) -
         .collect()
 }
 
-/// Magic multipliers, found by the seeded search in the tests
-/// (`cargo test --release print_magics -- --ignored --nocapture`).
-#[rustfmt::skip]
-const ROOK_MAGICS: [u64; 64] = [
-    0x1080004008801020,
-    0x0840092002c03000,
-    0x1900200010400900,
-    0x0880100008000480,
-    0x4200100420080200,
-    0x8100020100080400,
-    0x0200040110886200,
-    0x0200008040220411,
-    0x0404800084400220,
-    0x0000401000402000,
-    0x0086001081220440,
-    0x0408800800100280,
-    0x000a001201040820,
-    0x8848800200840080,
-    0x4001000100040200,
-    0x0442000102105084,
-    0x9080010020804100,
-    0x0040404000201009,
-    0x0000808010002009,
-    0x2200090021d00100,
-    0x0008008008040080,
-    0x0004004002010040,
-    0x0011040008015042,
-    0x00000a0001768104,
-    0x0000800080204009,
-    0x2010004140002001,
-    0x9800200280100080,
-    0x1000100080080080,
-    0x0442000a00049020,
-    0x2100040080020080,
-    0x0800120400900148,
-    0x0010040a00128541,
-    0x2800804000800030,
-    0x1010002000400041,
-    0x4000200011004100,
-    0x0610008410800800,
-    0x0400802402800800,
-    0xc100020080800400,
-    0x0002000802000401,
-    0x0182085882000401,
-    0x0220204000808000,
-    0x2860100040024022,
-    0x0001002004110040,
-    0x99101042000a0020,
-    0x0004080004008080,
-    0x0010040002008080,
-    0x2012004881020004,
-    0x8300842444820011,
-    0x0088403882010200,
-    0x0820400080210100,
-    0x0110910040a00300,
-    0x0801100280080480,
-    0x0242009008200600,
-    0x1002000489500200,
-    0x0040800200010080,
-    0x0091800041000080,
-    0x0000209300488001,
-    0x04c1002414824001,
-    0x020020000b001041,
-    0x7000100004200901,
-    0x8002002004100802,
-    0x30010002084c0007,
-    0x0888221800813004,
-    0x4000002840840112,
-];
+/// Magic multipliers for bishops, found by the seeded search in the
+/// tests (`cargo test --release print_magics -- --ignored --nocapture`).
 #[rustfmt::skip]
 const BISHOP_MAGICS: [u64; 64] = [
     0xa010041108003100,
@@ -386,22 +324,47 @@ const BISHOP_MAGICS: [u64; 64] = [
 ];
 
 pub static SLIDERS: LazyLock<Sliders> = LazyLock::new(|| {
-    let mut table = Vec::with_capacity(102_400 + 5_248);
-    let rook = build_magics(&ROOK_DIRECTIONS, &ROOK_MAGICS, &mut table);
+    let mut table = Vec::with_capacity(5_248);
     let bishop = build_magics(&BISHOP_DIRECTIONS, &BISHOP_MAGICS, &mut table);
+    let mut file_without = [0; 64];
+    for (sq, mask) in file_without.iter_mut().enumerate() {
+        *mask = (FILE_A << (sq % 8)) & !bit(sq as Square);
+    }
+    let mut rank_attacks = [[0u8; 64]; 8];
+    for (file, row) in rank_attacks.iter_mut().enumerate() {
+        for (inner, att) in row.iter_mut().enumerate() {
+            let occ = (inner as Bitboard) << 1;
+            *att = slide(file as Square, occ, &[2, 6]) as u8;
+        }
+    }
     Sliders {
-        rook,
         bishop,
         table,
+        file_without,
+        rank_attacks,
     }
 });
 
 impl Sliders {
+    /// Rook attacks without a large table: the file by subtraction from
+    /// both ends (a byte swap mirrors the ranks), the rank from a
+    /// 512-byte table. The magic table for rooks (800 KB) missed the
+    /// cache on most lookups.
     #[inline(always)]
     pub fn rook(&self, sq: Square, occ: Bitboard) -> Bitboard {
-        let m = &self.rook[sq as usize];
-        let idx = ((occ & m.mask).wrapping_mul(m.magic) >> m.shift) as usize;
-        self.table[m.offset + idx]
+        let s = sq as usize;
+        let mask = self.file_without[s];
+        let b = bit(sq);
+        let o = occ & mask;
+        let up = o.wrapping_sub(b << 1);
+        let down = o
+            .swap_bytes()
+            .wrapping_sub(b.swap_bytes() << 1)
+            .swap_bytes();
+        let file = (up ^ down) & mask;
+        let shift = s & !7;
+        let inner = ((occ >> (shift + 1)) & 63) as usize;
+        file | Bitboard::from(self.rank_attacks[s & 7][inner]) << shift
     }
 
     #[inline(always)]
@@ -467,26 +430,28 @@ mod tests {
     }
 
     #[test]
-    fn magic_attacks_match_slow_slides() {
+    fn sliding_attacks_match_slow_slides() {
         let mut rng = 12345u64;
         for _ in 0..2000 {
             rng = rng
                 .wrapping_mul(6364136223846793005)
                 .wrapping_add(1442695040888963407);
-            let occ = rng & (rng >> 7) & (rng << 3);
-            for sq in 0..64u8 {
-                assert_eq!(SLIDERS.rook(sq, occ), slide(sq, occ, &ROOK_DIRECTIONS));
-                assert_eq!(SLIDERS.bishop(sq, occ), slide(sq, occ, &BISHOP_DIRECTIONS));
+            let sparse = rng & (rng >> 7) & (rng << 3);
+            for occ in [sparse, rng, !sparse] {
+                for sq in 0..64u8 {
+                    assert_eq!(SLIDERS.rook(sq, occ), slide(sq, occ, &ROOK_DIRECTIONS));
+                    assert_eq!(SLIDERS.bishop(sq, occ), slide(sq, occ, &BISHOP_DIRECTIONS));
+                }
             }
         }
     }
 
     #[test]
-    #[ignore = "prints freshly searched magics for pasting into ROOK_MAGICS/BISHOP_MAGICS"]
+    #[ignore = "prints freshly searched magics for pasting into BISHOP_MAGICS"]
     fn print_magics() {
         let mut table = Vec::new();
         let mut rng = 0x9e37_79b9_7f4a_7c15u64;
-        for (name, dirs) in [("ROOK", &ROOK_DIRECTIONS), ("BISHOP", &BISHOP_DIRECTIONS)] {
+        for (name, dirs) in [("BISHOP", &BISHOP_DIRECTIONS)] {
             let magics = find_magics(dirs, &mut table, &mut rng);
             println!("const {name}_MAGICS: [u64; 64] = [");
             for m in magics {

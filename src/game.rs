@@ -190,45 +190,63 @@ impl<M: Copy, const N: usize> MoveBuffer<M> for MoveList<M, N> {
 }
 
 /// The positions played so far in a game (and along a search path), as a
-/// multiset of repetition keys: membership and counts in O(1).
-#[derive(Clone, Default, Debug)]
+/// multiset of repetition keys. A counting filter over the keys' low bits
+/// answers most membership questions without a search; only a key whose
+/// slot is taken is looked for among the keys. The search pushes and pops
+/// a key at every node, so both must be cheap.
+#[derive(Clone, Debug)]
 pub struct History {
     keys: Vec<u64>,
-    counts: std::collections::HashMap<u64, u32, ahash::RandomState>,
+    /// How many keys fall in each slot (indexed by `slot`).
+    filter: Vec<u32>,
+}
+
+/// Slots of the filter: with a few hundred keys, a new key finds its slot
+/// empty nearly always.
+const HISTORY_FILTER_SLOTS: usize = 4096;
+
+impl Default for History {
+    fn default() -> Self {
+        Self::new()
+    }
 }
 
 impl History {
     pub fn new() -> Self {
         History {
             keys: Vec::new(),
-            counts: std::collections::HashMap::with_hasher(ahash::RandomState::with_seeds(
-                1, 2, 3, 4,
-            )),
+            filter: vec![0; HISTORY_FILTER_SLOTS],
         }
     }
 
+    #[inline(always)]
+    fn slot(key: u64) -> usize {
+        key as usize % HISTORY_FILTER_SLOTS
+    }
+
+    #[inline]
     pub fn push(&mut self, key: u64) {
         self.keys.push(key);
-        *self.counts.entry(key).or_insert(0) += 1;
+        self.filter[Self::slot(key)] += 1;
     }
 
+    #[inline]
     pub fn pop(&mut self) -> Option<u64> {
         let key = self.keys.pop()?;
-        if let Some(c) = self.counts.get_mut(&key) {
-            *c -= 1;
-            if *c == 0 {
-                self.counts.remove(&key);
-            }
-        }
+        self.filter[Self::slot(key)] -= 1;
         Some(key)
     }
 
+    #[inline]
     pub fn contains(&self, key: u64) -> bool {
-        self.counts.contains_key(&key)
+        self.filter[Self::slot(key)] != 0 && self.keys.contains(&key)
     }
 
     pub fn count(&self, key: u64) -> u32 {
-        self.counts.get(&key).copied().unwrap_or(0)
+        if self.filter[Self::slot(key)] == 0 {
+            return 0;
+        }
+        self.keys.iter().filter(|&&k| k == key).count() as u32
     }
 
     pub fn len(&self) -> usize {
@@ -245,7 +263,7 @@ impl History {
 
     pub fn clear(&mut self) {
         self.keys.clear();
-        self.counts.clear();
+        self.filter.fill(0);
     }
 }
 
@@ -312,6 +330,13 @@ pub trait Game: Clone + Send + Sync + Sized + 'static {
         self.hash()
     }
 
+    /// [`Game::hash`] and [`Game::repetition_key`] together, for the search,
+    /// which needs both at every node; a game whose repetition key is its
+    /// hash computes it once.
+    fn hash_and_repetition_key(&self) -> (u64, u64) {
+        (self.hash(), self.repetition_key())
+    }
+
     /// `Some` when the game is over, given the positions before this one.
     fn outcome(&self, history: &History) -> Option<Outcome>;
 
@@ -351,6 +376,20 @@ pub trait Game: Clone + Send + Sync + Sized + 'static {
     /// the move override this.
     fn gives_check(&self, mv: Self::Move) -> bool {
         self.play(mv).in_check()
+    }
+
+    /// What a position knows once about checks it could give, so that
+    /// [`Game::gives_check_with`] can answer for many moves at the cost of
+    /// one lookup each (Stockfish's check squares and discovered-check
+    /// candidates).
+    type CheckInfo: Copy;
+
+    /// The check information of this position (the side to move checking).
+    fn check_info(&self) -> Self::CheckInfo;
+
+    /// [`Game::gives_check`], with the position's [`Game::check_info`].
+    fn gives_check_with(&self, _info: &Self::CheckInfo, mv: Self::Move) -> bool {
+        self.gives_check(mv)
     }
 
     /// Moves the quiescence search must try: captures, promotions, and
@@ -445,8 +484,9 @@ pub trait Game: Clone + Send + Sync + Sized + 'static {
 
     /// A draw by the game's rules (move counter, repetition of a position in
     /// `history`, insufficient material). The search treats one earlier
-    /// occurrence as a repetition.
-    fn is_rule_draw(&self, _history: &History) -> bool {
+    /// occurrence as a repetition. `repetition_key` is this position's
+    /// [`Game::repetition_key`], which the caller has at hand.
+    fn is_rule_draw(&self, _history: &History, _repetition_key: u64) -> bool {
         false
     }
 
@@ -531,5 +571,39 @@ impl<G: Game> GameState<G> {
 
     pub fn outcome(&self) -> Option<Outcome> {
         self.position.outcome(&self.history)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::History;
+
+    /// Pushes and pops keys that often share a filter slot, and compares
+    /// every answer with a plain list.
+    #[test]
+    fn history_answers_as_a_plain_list() {
+        let mut history = History::new();
+        let mut model: Vec<u64> = Vec::new();
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        for step in 0..20_000 {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            // Few distinct keys, most of them in the same few slots.
+            let key = ((seed % 7) << 12) | ((seed >> 40) % 3);
+            if seed % 5 < 3 || model.is_empty() {
+                history.push(key);
+                model.push(key);
+            } else {
+                assert_eq!(history.pop(), model.pop());
+            }
+            let probe = (((seed >> 20) % 7) << 12) | ((seed >> 50) % 4);
+            let want = model.iter().filter(|&&k| k == probe).count() as u32;
+            assert_eq!(history.count(probe), want, "step {step}");
+            assert_eq!(history.contains(probe), want > 0, "step {step}");
+            assert_eq!(history.keys(), model.as_slice());
+        }
+        history.clear();
+        assert!(history.is_empty() && !history.contains(0));
     }
 }

@@ -947,7 +947,8 @@ impl<'a, G: Game> Worker<'a, G> {
         self.unflushed_nodes += 1;
         self.seldepth = self.seldepth.max(ply);
 
-        if pos.is_rule_draw(&self.history) {
+        let (hash, rep_key) = pos.hash_and_repetition_key();
+        if pos.is_rule_draw(&self.history, rep_key) {
             return 0;
         }
         // Mate distance pruning: no line here beats a shorter mate found.
@@ -961,7 +962,7 @@ impl<'a, G: Game> Worker<'a, G> {
         }
 
         let excluded = self.excluded[ply];
-        let key = self.tt_key(pos);
+        let key = self.history_sum.key_from_hash::<G>(hash);
         let entry = self.tt.probe(key);
         let tt_move = entry.map(|e| e.mv).unwrap_or(0);
         // A singular test keeps the node's own flag.
@@ -1061,7 +1062,7 @@ impl<'a, G: Game> Worker<'a, G> {
                 let r = p.nmp_base
                     + depth / p.nmp_divisor
                     + ((eval - beta) / p.nmp_eval_divisor).min(NMP_MAX_EVAL_REDUCTION);
-                self.enter(pos.repetition_key());
+                self.enter(rep_key);
                 self.piece_to[ply] = NO_PIECE_TO;
                 self.quiet_slot[ply] = NO_QUIET_SLOT;
                 let score = -self.negamax(
@@ -1114,6 +1115,8 @@ impl<'a, G: Game> Worker<'a, G> {
         let continuation = self.continuation_rows(ply);
         let mut tt_tactical = false;
         let threats = (p.threat_order_weight != 0 || p.lmr_threat_x100 != 0).then(|| pos.threats());
+        // Found when the first prunable move needs it.
+        let mut check_info = None;
         for &mv in moves.as_slice() {
             let s = if G::encode_move(mv) == tt_move {
                 tt_tactical = pos.is_tactical(mv);
@@ -1141,7 +1144,6 @@ impl<'a, G: Game> Worker<'a, G> {
             scores.push(s);
         }
 
-        let rep_key = pos.repetition_key();
         let original_alpha = alpha;
         let mut best_score = -INFINITY;
         let mut best_move = None;
@@ -1183,14 +1185,21 @@ impl<'a, G: Game> Worker<'a, G> {
                     && (self.futility_pruned(&quiet_move)
                         || self.capture_futility_pruned(pos, mv, &quiet_move)
                         || self.prunes_by_exchange(pos, mv, quiet, depth, prune_depth));
-            if prunable && !self.gives_safe_check(pos, mv) {
+            if prunable
+                && !self.gives_safe_check(
+                    pos,
+                    check_info.get_or_insert_with(|| pos.check_info()),
+                    mv,
+                )
+            {
                 scores[i] = SKIPPED_SCORE;
                 continue;
             }
             let child = pos.play(mv);
             // A move that pruning would skip got here only as a safe check.
-            let unsafe_check = !prunable && child.in_check() && self.check_is_unsafe(pos, mv);
-            let gives_check = child.in_check() && !unsafe_check;
+            let child_in_check = child.in_check();
+            let unsafe_check = !prunable && child_in_check && self.check_is_unsafe(pos, mv);
+            let gives_check = child_in_check && !unsafe_check;
 
             let mut extension = 0;
             if let Some(e) = entry
@@ -1539,8 +1548,8 @@ impl<'a, G: Game> Worker<'a, G> {
 
     /// Whether `mv` gives check and, where unsafe checks count as quiet,
     /// does not lose material by exchange.
-    fn gives_safe_check(&self, pos: &G, mv: G::Move) -> bool {
-        pos.gives_check(mv) && !self.check_is_unsafe(pos, mv)
+    fn gives_safe_check(&self, pos: &G, check_info: &G::CheckInfo, mv: G::Move) -> bool {
+        pos.gives_check_with(check_info, mv) && !self.check_is_unsafe(pos, mv)
     }
 
     /// Whether the checking move `mv` counts as quiet because it loses
@@ -1909,11 +1918,9 @@ impl<'a, G: Game> Worker<'a, G> {
         // as stand pat. Quiescence's own entries have depth 0, and do not
         // cut where quiet checks would be tried.
         let writes_table = self.params.qsearch_tt_store != 0;
-        let key = if writes_table || self.params.qsearch_tt_probe != 0 {
-            Some(self.tt_key(pos))
-        } else {
-            None
-        };
+        let (hash, rep_key) = pos.hash_and_repetition_key();
+        let key = (writes_table || self.params.qsearch_tt_probe != 0)
+            .then(|| self.history_sum.key_from_hash::<G>(hash));
         let entry = key.and_then(|k| self.tt.probe(k));
         let min_cut_depth = i32::from(self.tries_quiet_checks(qs_depth));
         if let Some(e) = entry {
@@ -1978,6 +1985,7 @@ impl<'a, G: Game> Worker<'a, G> {
         if G::SEE_IS_EXACT && !in_check && alpha.abs() < MATE_BOUND {
             see_threshold = see_threshold.max(alpha - best - self.params.qsearch_delta_margin);
         }
+        let check_info = (!in_check && self.tries_quiet_checks(qs_depth)).then(|| pos.check_info());
         for &mv in moves.as_slice() {
             // Out of check every move is tried; otherwise the game's
             // tactical moves that pass the exchange test.
@@ -1994,8 +2002,8 @@ impl<'a, G: Game> Worker<'a, G> {
                 }
             } else if in_check {
                 0
-            } else if self.tries_quiet_checks(qs_depth)
-                && pos.gives_check(mv)
+            } else if let Some(info) = &check_info
+                && pos.gives_check_with(info, mv)
                 && pos.see_at_least_with(self.eval, mv, 0)
             {
                 QUIET_CHECK_SCORE
@@ -2004,7 +2012,6 @@ impl<'a, G: Game> Worker<'a, G> {
             };
             scores.push(s);
         }
-        let rep_key = pos.repetition_key();
         let n = moves.len();
         let list = moves.as_mut_slice();
         for i in 0..n {

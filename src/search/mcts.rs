@@ -634,7 +634,7 @@ impl<'a, G: Game> Context<'a, G> {
                 worker.history_sum.add(pos.repetition_key());
             }
             pos = pos.play(edge.mv);
-            if pos.is_rule_draw(&worker.history) {
+            if pos.is_rule_draw(&worker.history, pos.repetition_key()) {
                 break (0.0, None);
             }
             if worker.path.len() >= MAX_DEPTH {

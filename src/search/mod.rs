@@ -59,10 +59,16 @@ impl HistorySum {
     /// the sum in games whose legality reads the history.
     #[inline]
     pub(crate) fn key<G: Game>(self, pos: &G) -> u64 {
+        self.key_from_hash::<G>(pos.hash())
+    }
+
+    /// [`HistorySum::key`] from the position's hash.
+    #[inline]
+    pub(crate) fn key_from_hash<G: Game>(self, hash: u64) -> u64 {
         if G::LEGALITY_USES_HISTORY {
-            pos.hash() ^ self.0
+            hash ^ self.0
         } else {
-            pos.hash()
+            hash
         }
     }
 }

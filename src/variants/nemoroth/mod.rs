@@ -216,6 +216,10 @@ impl Game for Nemoroth {
 
     fn threats(&self) {}
 
+    type CheckInfo = ();
+
+    fn check_info(&self) {}
+
     fn encode_move(mv: NMove) -> u32 {
         mv.0
     }

@@ -435,7 +435,7 @@ fn threats<F: Flavor>(
         p.threat_by_safe_pawn,
         (safe_pawn_att & non_pawn).count_ones() as i32,
     );
-    let pushes = squares(pos.pieces(c, PAWN)).fold(0, |a, s| a | t.pawn_push[c][s as usize])
+    let pushes = pawn_steps(t, c, pos.pieces(c, PAWN))
         & !pos.occupied()
         & !their_pawn_att
         & (!theirs.all | ours.all);

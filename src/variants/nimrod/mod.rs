@@ -213,6 +213,17 @@ impl<F: Flavor> Game for Position<F> {
         Position::gives_check(self, mv)
     }
 
+    type CheckInfo = position::CheckInfo;
+
+    fn check_info(&self) -> Self::CheckInfo {
+        Position::check_info(self)
+    }
+
+    #[inline]
+    fn gives_check_with(&self, info: &Self::CheckInfo, mv: Move) -> bool {
+        Position::gives_check_with(self, info, mv)
+    }
+
     #[inline]
     fn is_tactical(&self, mv: Move) -> bool {
         self.board[mv.to() as usize] != pieces::EMPTY
@@ -282,8 +293,13 @@ impl<F: Flavor> Game for Position<F> {
         Position::in_check(self)
     }
 
-    fn is_rule_draw(&self, history: &History) -> bool {
-        self.halfmove >= 100 || self.bare_kings() || history.contains(self.hash())
+    fn is_rule_draw(&self, history: &History, repetition_key: u64) -> bool {
+        self.halfmove >= 100 || self.bare_kings() || history.contains(repetition_key)
+    }
+
+    fn hash_and_repetition_key(&self) -> (u64, u64) {
+        let hash = self.hash();
+        (hash, hash)
     }
 
     #[inline(always)]

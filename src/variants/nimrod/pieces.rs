@@ -78,6 +78,10 @@ pub struct Tables {
     pub pawn_push: [[Bitboard; 64]; 2],
     /// Pawn capture steps, `[colour][square]`.
     pub pawn_capture: [[Bitboard; 64]; 2],
+    /// Bit d set if a colour's Pawns capture in direction d.
+    pub pawn_capture_dirs: [u8; 2],
+    /// Bit d set if a colour's Pawns step in direction d.
+    pub pawn_push_dirs: [u8; 2],
     /// The squares where a colour's men promote (rulebook 3.4).
     pub promotion: [Bitboard; 2],
     /// Squares from which a Pawn may double-step (FIDE orientation only).
@@ -179,6 +183,8 @@ fn build(corner: bool) -> Box<Tables> {
         slide_dirs: [[0; KIND_COUNT]; 2],
         pawn_push: [[0; 64]; 2],
         pawn_capture: [[0; 64]; 2],
+        pawn_capture_dirs: [0; 2],
+        pawn_push_dirs: [0; 2],
         promotion: [0; 2],
         double_step_rank: [0; 2],
     });
@@ -205,6 +211,16 @@ fn build(corner: bool) -> Box<Tables> {
                         }
                     }
                 }
+            }
+        }
+        for d in 0..8 {
+            if class(d, forward) == Class::Forward {
+                let dirs = if d % 2 == 0 {
+                    &mut t.pawn_push_dirs[color]
+                } else {
+                    &mut t.pawn_capture_dirs[color]
+                };
+                *dirs |= 1 << d;
             }
         }
         for sq in 0..64u8 {
@@ -271,14 +287,30 @@ pub fn attacks(t: &Tables, color: usize, kind: usize, sq: Square, occ: Bitboard)
     att
 }
 
-/// The squares the pawns `pawns` of `color` attack.
+/// The squares the pawns `pawns` of `color` attack: the whole set
+/// shifted along each capture direction, with no loop over the Pawns.
 #[inline(always)]
 pub fn pawn_attacks(t: &Tables, color: usize, pawns: Bitboard) -> Bitboard {
-    let mut att = 0;
-    for s in crate::bitboard::squares(pawns) {
-        att |= t.pawn_capture[color][s as usize];
+    shift_along(pawns, t.pawn_capture_dirs[color])
+}
+
+/// The squares one step ahead of the pawns `pawns` of `color`, empty or
+/// not.
+#[inline(always)]
+pub fn pawn_steps(t: &Tables, color: usize, pawns: Bitboard) -> Bitboard {
+    shift_along(pawns, t.pawn_push_dirs[color])
+}
+
+/// `bb` shifted one step along each direction of the set `dirs`, joined.
+#[inline(always)]
+fn shift_along(bb: Bitboard, dirs: u8) -> Bitboard {
+    let mut out = 0;
+    for d in 0..DIRECTIONS.len() {
+        if dirs & (1 << d) != 0 {
+            out |= crate::bitboard::shift(bb, d);
+        }
     }
-    att
+    out
 }
 
 #[cfg(test)]
@@ -297,6 +329,26 @@ mod tests {
             t.slide_dirs[0][HUNTER5],
             t.slide_dirs[0][HUNTER] | 1 << 2 | 1 << 6
         );
+    }
+
+    #[test]
+    fn pawn_shifts_match_the_tables() {
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        for t in [&*FIDE_TABLES, &*CORNER_TABLES] {
+            for color in 0..2 {
+                for _ in 0..200 {
+                    seed ^= seed << 13;
+                    seed ^= seed >> 7;
+                    seed ^= seed << 17;
+                    let pawns = seed & seed.rotate_left(17);
+                    let union = |table: &[[Bitboard; 64]; 2]| {
+                        crate::bitboard::squares(pawns).fold(0, |a, s| a | table[color][s as usize])
+                    };
+                    assert_eq!(pawn_attacks(t, color, pawns), union(&t.pawn_capture));
+                    assert_eq!(pawn_steps(t, color, pawns), union(&t.pawn_push));
+                }
+            }
+        }
     }
 
     #[test]

@@ -192,6 +192,18 @@ impl std::fmt::Debug for Move {
     }
 }
 
+/// What [`Position::check_info`] finds.
+#[derive(Clone, Copy, Debug)]
+pub struct CheckInfo {
+    /// Per kind, the squares from which a piece of the side to move of
+    /// that kind checks the enemy King.
+    squares: [Bitboard; KIND_COUNT],
+    /// The side to move's pieces that uncover a check when they leave
+    /// their line to the enemy King.
+    discoverers: Bitboard,
+    king: Square,
+}
+
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub struct Position<F: Flavor> {
     pub by_kind: [Bitboard; KIND_COUNT],
@@ -276,6 +288,10 @@ impl<F: Flavor> Position<F> {
     }
 
     /// The pieces of `by` attacking `sq` with occupancy `occ`.
+    ///
+    /// Kinds that slide along the same lines are looked up together (a
+    /// Dragon form slides as its base form), so the work does not grow
+    /// with the number of kinds; only Dragon steps need a kind each.
     pub fn attackers(&self, sq: Square, by: usize, occ: Bitboard) -> Bitboard {
         let t = Self::tables();
         let sliders = &*crate::bitboard::SLIDERS;
@@ -285,18 +301,26 @@ impl<F: Flavor> Position<F> {
         // colour, read from `sq`, reach the attackers of colour `by`.
         let rev = by ^ 1;
         let s = sq as usize;
-        let mut att = t.pawn_capture[rev][s] & self.pieces(by, PAWN);
-        for kind in KNIGHT..KIND_COUNT {
-            let pcs = self.pieces(by, kind);
-            if pcs == 0 {
-                continue;
+        let k = &self.by_kind;
+        let lines = |kind: usize, pieces: Bitboard| {
+            (rook & t.rook_rays[rev][kind][s] | bishop & t.bishop_rays[rev][kind][s]) & pieces
+        };
+        let mut att = t.pawn_capture[rev][s] & k[PAWN]
+            | t.steps[rev][KNIGHT][s] & k[KNIGHT]
+            | t.steps[rev][KING][s] & k[KING]
+            | (rook | bishop) & k[QUEEN]
+            | lines(HUNTER, k[HUNTER] | k[DRAGONHUNTER])
+            | lines(HAWKER, k[HAWKER] | k[DRAGONHAWKER])
+            | lines(HUNTER5, k[HUNTER5] | k[DRAGONHUNTER5])
+            | lines(HAWKER5, k[HAWKER5] | k[DRAGONHAWKER5]);
+        let dragons =
+            k[ACELANDER] | k[DRAGONHUNTER] | k[DRAGONHAWKER] | k[DRAGONHUNTER5] | k[DRAGONHAWKER5];
+        if dragons & self.by_color[by] != 0 {
+            for (kind, &pieces) in k.iter().enumerate().skip(ACELANDER) {
+                att |= t.steps[rev][kind][s] & pieces;
             }
-            let reach = t.steps[rev][kind][s]
-                | rook & t.rook_rays[rev][kind][s]
-                | bishop & t.bishop_rays[rev][kind][s];
-            att |= reach & pcs;
         }
-        att
+        att & self.by_color[by]
     }
 
     /// Whether the side to move is in check.
@@ -332,6 +356,55 @@ impl<F: Flavor> Position<F> {
         // cannot have left it so), so any attacker now was uncovered.
         GEOMETRY.line[king as usize][from as usize] != 0
             && self.attackers(king, us, occ) & !bit(from) != 0
+    }
+
+    /// Where each kind of the side to move would check the enemy King
+    /// from, and which of its pieces uncover a check by leaving their line.
+    pub fn check_info(&self) -> CheckInfo {
+        let us = self.side.index();
+        let them = us ^ 1;
+        let king = self.king[them];
+        let occ = self.occupied();
+        let t = Self::tables();
+        let mut squares = [0; KIND_COUNT];
+        // Black's vectors are White's negated: the King's colour's moves
+        // from the King reach the squares a piece of ours checks from.
+        squares[PAWN] = t.pawn_capture[them][king as usize];
+        for (kind, checks) in squares.iter_mut().enumerate().skip(KNIGHT) {
+            if self.pieces(us, kind) != 0 {
+                *checks = attacks(t, them, kind, king, occ);
+            }
+        }
+        // Our pieces that would attack the King on an empty board and are
+        // held back by exactly one piece, ours: it uncovers the check.
+        let mut discoverers = 0;
+        for sniper in crate::bitboard::squares(self.attackers(king, us, 0)) {
+            let between = GEOMETRY.between[sniper as usize][king as usize] & occ;
+            if between.count_ones() == 1 {
+                discoverers |= between & self.by_color[us];
+            }
+        }
+        CheckInfo {
+            squares,
+            discoverers,
+            king,
+        }
+    }
+
+    /// [`Position::gives_check`] by the lookups of `info`.
+    #[inline]
+    pub fn gives_check_with(&self, info: &CheckInfo, mv: Move) -> bool {
+        if mv.flag() != FLAG_NORMAL && mv.flag() != FLAG_DOUBLE {
+            return self.play(mv).in_check();
+        }
+        let (from, to) = (mv.from(), mv.to());
+        // A piece that checks from `to` did not check through `from`
+        // before (the King was not in check), so the squares found with
+        // the piece still on `from` are exact.
+        let kind = piece_kind(self.board[from as usize]);
+        info.squares[kind] & bit(to) != 0
+            || info.discoverers & bit(from) != 0
+                && GEOMETRY.line[info.king as usize][from as usize] & bit(to) == 0
     }
 
     /// The e.p. square if a Pawn of the side to move attacks it (the

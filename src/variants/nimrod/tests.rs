@@ -1119,9 +1119,16 @@ fn cross_check<F: Flavor>(pos: &Position<F>, cov: &mut Coverage) -> Vec<Move> {
     want.sort();
     assert_eq!(got, want, "{}: legal moves differ in {fen}", F::NAME);
 
+    let check_info = pos.check_info();
     for &m in engine.as_slice() {
         let text = pos.move_to_string(m);
         let r = reference.iter().find(|r| r.text == text).unwrap();
+        assert_eq!(
+            pos.gives_check_with(&check_info, m),
+            r.child.in_check(rules, r.child.white),
+            "{}: whether {text} gives check (check info), in {fen}",
+            F::NAME
+        );
         assert_eq!(
             pos.play(m).to_fen(),
             r.child.fen(rules),
@@ -1275,6 +1282,38 @@ fn reference_agrees_with_start_perft() {
 // ---------------------------------------------------------------------------
 
 /// Checks the invariants of one position and all its legal moves.
+/// `attackers`, which looks kinds up by the lines they share, finds
+/// exactly the pieces whose own attacks reach each square.
+fn assert_attackers_match_moves<F: Flavor>(pos: &Position<F>) {
+    let t = Position::<F>::tables();
+    let occ = pos.occupied();
+    for by in 0..2 {
+        let mut reach_of = Vec::new();
+        for from in squares(pos.by_color[by]) {
+            let kind = pieces::piece_kind(pos.board[from as usize]);
+            let reach = if kind == pieces::PAWN {
+                t.pawn_capture[by][from as usize]
+            } else {
+                pieces::attacks(t, by, kind, from, occ)
+            };
+            reach_of.push((from, reach));
+        }
+        for sq in 0..64u8 {
+            let want = reach_of
+                .iter()
+                .filter(|(_, reach)| reach & (1u64 << sq) != 0)
+                .fold(0u64, |acc, (from, _)| acc | 1u64 << from);
+            assert_eq!(
+                pos.attackers(sq, by, occ),
+                want,
+                "attackers of {} by colour {by} in {}",
+                square_name(sq),
+                pos.to_fen()
+            );
+        }
+    }
+}
+
 fn check_properties<F: Flavor>(state: &GameState<Position<F>>) {
     let pos = &state.position;
     let fen = pos.to_fen();
@@ -1282,6 +1321,8 @@ fn check_properties<F: Flavor>(state: &GameState<Position<F>>) {
     let reparsed = Position::<F>::from_fen(&fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
     assert_eq!(reparsed.to_fen(), fen);
     assert_eq!(reparsed.hash(), pos.hash(), "hash after reparse: {fen}");
+
+    assert_attackers_match_moves(pos);
 
     let moves = state.legal_moves();
     assert_eq!(

@@ -303,13 +303,12 @@ impl Game for Position {
         Position::in_check(self)
     }
 
-    fn is_rule_draw(&self, history: &History) -> bool {
+    fn is_rule_draw(&self, history: &History, key: u64) -> bool {
         if self.clock >= 100 || self.insufficient_material() {
             return true;
         }
         // A repetition is a draw only as endless check (3.12(4)); in the
         // search one earlier occurrence counts.
-        let key = self.rep_key();
         if history.contains(key) {
             let keys = history.keys();
             let last = keys.iter().rposition(|&k| k == key).expect("contained");
@@ -321,6 +320,10 @@ impl Game for Position {
     type Threats = ();
 
     fn threats(&self) {}
+
+    type CheckInfo = ();
+
+    fn check_info(&self) {}
 
     #[inline(always)]
     fn encode_move(mv: Move) -> u32 {

@@ -1373,7 +1373,11 @@ fn outcomes_and_draw_rules() {
     )
     .unwrap();
     assert_eq!(state.outcome(), None);
-    assert!(!state.position.is_rule_draw(&state.history));
+    assert!(
+        !state
+            .position
+            .is_rule_draw(&state.history, state.position.repetition_key())
+    );
     // Endless check: Black, to move, was in check in every position with
     // Black to move since the first occurrence.
     let checked = Position::from_fen("6m1k/9/7N^1/13/13/13/13/13/13/9/9/K8 b - 0 1").unwrap();
@@ -1388,7 +1392,7 @@ fn outcomes_and_draw_rules() {
         checked.outcome(&h),
         Some(Outcome::Draw(Termination::Repetition))
     );
-    assert!(checked.is_rule_draw(&h));
+    assert!(checked.is_rule_draw(&h, checked.repetition_key()));
     let quiet = Position::from_fen("6m1k/9/9/13/13/13/13/13/13/9/9/K8 b - 0 1").unwrap();
     let mut h = History::new();
     for _ in 0..2 {
@@ -1396,7 +1400,7 @@ fn outcomes_and_draw_rules() {
         h.push(other.rep_key());
     }
     assert_eq!(quiet.outcome(&h), None);
-    assert!(!quiet.is_rule_draw(&h));
+    assert!(!quiet.is_rule_draw(&h, quiet.repetition_key()));
 }
 
 /// A middlegame from a 1+0.01 match where the engine lost on time: a
