@@ -39,6 +39,8 @@ pub const DIRECTIONS: [(i32, i32); 8] = [
 ];
 
 pub const ROOK_DIRECTIONS: [usize; 4] = [0, 2, 4, 6];
+/// The two rook directions along a rank (east, west).
+const RANK_DIRECTIONS: [usize; 2] = [2, 6];
 pub const BISHOP_DIRECTIONS: [usize; 4] = [1, 3, 5, 7];
 
 pub const FILE_A: Bitboard = 0x0101_0101_0101_0101;
@@ -334,7 +336,7 @@ pub static SLIDERS: LazyLock<Sliders> = LazyLock::new(|| {
     for (file, row) in rank_attacks.iter_mut().enumerate() {
         for (inner, att) in row.iter_mut().enumerate() {
             let occ = (inner as Bitboard) << 1;
-            *att = slide(file as Square, occ, &[2, 6]) as u8;
+            *att = slide(file as Square, occ, &RANK_DIRECTIONS) as u8;
         }
     }
     Sliders {
