@@ -210,7 +210,7 @@ impl<F: Flavor> Game for Position<F> {
     }
 
     fn gives_check(&self, mv: Move) -> bool {
-        Position::gives_check(self, mv)
+        Position::gives_check_with(self, &self.check_info(), mv)
     }
 
     type CheckInfo = position::CheckInfo;
@@ -246,8 +246,8 @@ impl<F: Flavor> Game for Position<F> {
     /// The swap-list exchange of `tactics.rs`.
     const SEE_IS_EXACT: bool = true;
 
-    /// `Position::gives_check` looks at the moved piece and the line
-    /// through its from-square.
+    /// `Position::gives_check_with` answers by two lookups in the
+    /// position's check information.
     const CHECK_TEST_IS_CHEAP: bool = true;
 
     fn see_at_least(&self, mv: Move, threshold: i32) -> bool {

@@ -329,35 +329,6 @@ impl<F: Flavor> Position<F> {
         self.attackers(self.king[us], us ^ 1, self.occupied()) != 0
     }
 
-    /// Whether the legal move `mv` checks the opponent, without playing it:
-    /// the moved piece from its new square, or a piece whose line to the
-    /// King ran through the square it left. Castling, e.p., promotions and
-    /// dragon moves change more than one square or the piece, so they are
-    /// played.
-    pub fn gives_check(&self, mv: Move) -> bool {
-        if mv.flag() != FLAG_NORMAL && mv.flag() != FLAG_DOUBLE {
-            return self.play(mv).in_check();
-        }
-        let us = self.side.index();
-        let king = self.king[us ^ 1];
-        let (from, to) = (mv.from(), mv.to());
-        let kind = piece_kind(self.board[from as usize]);
-        let occ = (self.occupied() & !bit(from)) | bit(to);
-        let t = Self::tables();
-        let reach = if kind == PAWN {
-            t.pawn_capture[us][to as usize]
-        } else {
-            attacks(t, us, kind, to, occ)
-        };
-        if reach & bit(king) != 0 {
-            return true;
-        }
-        // The King was not in check before the move (the side to move
-        // cannot have left it so), so any attacker now was uncovered.
-        GEOMETRY.line[king as usize][from as usize] != 0
-            && self.attackers(king, us, occ) & !bit(from) != 0
-    }
-
     /// Where each kind of the side to move would check the enemy King
     /// from, and which of its pieces uncover a check by leaving their line.
     pub fn check_info(&self) -> CheckInfo {
@@ -391,7 +362,11 @@ impl<F: Flavor> Position<F> {
         }
     }
 
-    /// [`Position::gives_check`] by the lookups of `info`.
+    /// Whether the legal move `mv` checks the opponent, by the lookups of
+    /// `info` (this position's [`Position::check_info`]): the moved piece
+    /// from its new square, or a piece it uncovers. Castling, e.p.,
+    /// promotions and dragon moves change more than one square or the
+    /// piece, so they are played.
     #[inline]
     pub fn gives_check_with(&self, info: &CheckInfo, mv: Move) -> bool {
         if mv.flag() != FLAG_NORMAL && mv.flag() != FLAG_DOUBLE {
