@@ -43,6 +43,9 @@ pub use crate::params_file::PARAM_LIMIT;
 /// pawns use the last entry).
 pub const PASSED_STEPS: usize = 8;
 
+/// `king_file` entries: a file's distance from the nearer edge, 0..=3.
+pub const KING_FILES: usize = 4;
+
 /// Names of the kinds in the params file, in kind order (see `pieces.rs`).
 /// `hunter5`/`hawker5` are the 5-way hunters (Huntress/Huntsman,
 /// Hawkress/Hawksman).
@@ -113,6 +116,11 @@ pub struct EvalParams {
     pub advance: [Score; KIND_COUNT],
     /// Per kind, per ring of centrality (edge 0 .. centre 3).
     pub centrality: [Score; KIND_COUNT],
+    /// Midgame, the King by its file's distance from the nearer edge
+    /// (0: a/h, 1: b/g, 2: c/f, 3: d/e): a castled King beats one left
+    /// in the centre. FIDE orientation only: the corner orientation's
+    /// King starts in its own corner.
+    pub king_file: [i32; KING_FILES],
     /// Per kind, per safe attacked square above `mobility_center`.
     pub mobility: [Score; KIND_COUNT],
     /// Per kind, the typical safe mobility (measured); the mobility term is
@@ -191,6 +199,10 @@ impl ParamSet for EvalParams {
         .per_kind("advance", k, &mut self.advance);
         v.section("Centrality (ring 0 edge .. 3 centre), per ring (midgame endgame).")
             .per_kind("centrality", k, &mut self.centrality);
+        v.section(
+            "Midgame King by its file's distance from the nearer edge (a/h b/g c/f d/e); FIDE orientation.",
+        )
+        .param("king_file", &mut self.king_file);
         v.section(
             "Mobility: per safe attacked square (not own piece, not enemy-Pawn attacked) above the centre.",
         )
@@ -594,6 +606,10 @@ pub fn evaluate_with<F: Flavor>(pos: &Position<F>, p: &EvalParams) -> i32 {
 
     for c in 0..2 {
         let them = c ^ 1;
+        if !F::CORNER {
+            let x = file_of(pos.king[c]);
+            mg[c] += p.king_file[x.min(7 - x) as usize];
+        }
         // Pawn structure.
         for s in squares(pawns[c]) {
             let si = s as usize;
@@ -969,6 +985,26 @@ mod tests {
         assert_eq!(f.passed_span[0][e4].count_ones(), 3 * 4 + 1);
         assert_eq!(f.support[0][e4].count_ones(), 16);
         assert_eq!(f.promo_steps[0][e4], 4);
+    }
+
+    /// A King castled to a wing beats one left in the centre, in the
+    /// FIDE orientation; the corner orientation has no such term.
+    #[test]
+    fn king_file_rewards_a_wing_king() {
+        let castled = "whnqkanu/pppppppp/8/8/8/8/PPPPPPPP/WHNQ1UK1 w kq - 0 1";
+        let central = "whnqkanu/pppppppp/8/8/8/8/PPPPPPPP/WHNQKU2 w kq - 0 1";
+        let mut zero = default_params().clone();
+        zero.king_file = [0; KING_FILES];
+        let gain = |p: &EvalParams| {
+            evaluate_with(&pos::<Fide>(castled), p) - evaluate_with(&pos::<Fide>(central), p)
+        };
+        // The full midgame: the file term is added whole.
+        let p = default_params();
+        assert_eq!(gain(p) - gain(&zero), p.king_file[1] - p.king_file[3]);
+        assert!(p.king_file[1] > p.king_file[3]);
+        let corner = "kynhp3/1ppp4/mp6/ap5P/np4PH/p5PN/3PPPPY/2PNAMQK w - - 0 1";
+        let c = pos::<Corner>(corner);
+        assert_eq!(evaluate_with(&c, p), evaluate_with(&c, &zero));
     }
 
     /// The threat terms count what they name, and a safe check adds to
