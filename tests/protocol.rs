@@ -373,3 +373,47 @@ fn vyremorn_through_the_protocol() {
         .count();
     assert_eq!(errors, 2, "{rest}");
 }
+
+/// `eval` prints the static evaluation from the side to move's view, with
+/// the `EvalFile` weights once they are loaded.
+#[test]
+fn eval_prints_the_static_evaluation() {
+    let queen_up = "whn1kanu/pppppppp/8/8/8/8/PPPPPPPP/WHNQKANU";
+    let weights = std::env::temp_dir().join(format!("ghast-eval-{}.params", std::process::id()));
+    let text =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tuning/nimrod.params"))
+            .expect("tuning/nimrod.params");
+    // Every weight as shipped but the Queen's material, doubled.
+    let heavier = text.replace(
+        "material.queen                = 984 954",
+        "material.queen                = 1968 1908",
+    );
+    assert_ne!(heavier, text, "the Queen's line moved; update this test");
+    std::fs::write(&weights, heavier).expect("write the weights");
+    let out = run(&format!(
+        "setoption name UCI_Variant value nimrod\n\
+         position fen {queen_up} w KQkq - 0 1\neval\n\
+         position fen {queen_up} b KQkq - 0 1\neval\n\
+         setoption name EvalFile value {}\n\
+         position fen {queen_up} w KQkq - 0 1\neval\n",
+        weights.display()
+    ));
+    std::fs::remove_file(&weights).ok();
+    let scores: Vec<i32> = out
+        .lines()
+        .filter_map(|l| l.strip_prefix("Static evaluation: "))
+        .map(|rest| {
+            let cp = rest.split(" (").nth(1).and_then(|s| s.split(' ').next());
+            cp.and_then(|s| s.parse().ok())
+                .unwrap_or_else(|| panic!("{rest}"))
+        })
+        .collect();
+    assert_eq!(scores.len(), 3, "{out}");
+    assert!(scores[0] > 700, "{scores:?}");
+    // The other side to move: the same position, less twice the tempo.
+    assert!(
+        scores[1] < -700 && (scores[0] + scores[1]).abs() <= 100,
+        "{scores:?}"
+    );
+    assert!(scores[2] > scores[0] + 700, "{scores:?}");
+}

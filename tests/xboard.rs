@@ -440,3 +440,28 @@ fn bad_input_never_stops_the_engine() {
     );
     e.quit();
 }
+
+/// `eval` answers with the static evaluation as a comment line, from the
+/// side to move's view.
+#[test]
+fn eval_is_a_comment_line() {
+    let mut e = Engine::start(false);
+    e.handshake();
+    e.send("new");
+    e.send("variant nimrod");
+    e.send("force");
+    e.send("setboard whn1kanu/pppppppp/8/8/8/8/PPPPPPPP/WHNQKANU w KQkq - 0 1");
+    e.send("eval");
+    let lines = e.sync(7);
+    let line = lines
+        .iter()
+        .find_map(|l| l.strip_prefix("# Static evaluation: "))
+        .unwrap_or_else(|| panic!("{lines:?}"));
+    let pawns: f64 = line
+        .split(' ')
+        .next()
+        .and_then(|v| v.parse().ok())
+        .expect(line);
+    assert!(pawns > 7.0, "{line}");
+    e.quit();
+}

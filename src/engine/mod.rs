@@ -88,6 +88,10 @@ pub trait Engine: Send {
     fn go_perft(&mut self, depth: u32, on_done: PerftSink) -> Result<(), String>;
     /// Whether a perft thread is still running.
     fn is_counting(&mut self) -> bool;
+    /// The static evaluation of the current position with the weights the
+    /// search uses (`EvalFile`, or the compiled-in ones), in centipawns
+    /// from the side to move's view.
+    fn static_eval(&self) -> i32;
     /// The transposition table, when the engine searches with one.
     fn table(&self) -> Option<Arc<TranspositionTable>>;
     /// Searches with `table` from now on (a table another engine used:
@@ -327,6 +331,14 @@ impl<G: Game> Engine for TypedEngine<G> {
 
     fn search_kind(&self) -> SearchKind {
         lock(&self.memory).kind()
+    }
+
+    fn static_eval(&self) -> i32 {
+        let weights = self
+            .eval
+            .as_deref()
+            .unwrap_or_else(|| G::default_eval_params());
+        self.state.position.evaluate_with(weights)
     }
 
     fn apply(&mut self, settings: Settings, change: &Change) -> Result<Option<String>, String> {

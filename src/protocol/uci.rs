@@ -167,6 +167,7 @@ impl<W: Write + Send + 'static> Uci<W> {
                 let text = self.engine.session().display();
                 self.say(text.trim_end());
             }
+            "eval" => self.say(&super::static_eval_text(self.engine.static_eval())),
             "quit" => {
                 self.engine.stop();
                 return Flow::Quit;

@@ -375,6 +375,10 @@ impl<W: Write + Send + 'static> XBoard<W> {
                     self.say(&format!("# {l}"));
                 }
             }
+            "eval" => {
+                let text = super::static_eval_text(self.engine.static_eval());
+                self.say(&format!("# {text}"));
+            }
             "quit" => {
                 self.stop_search(true);
                 return Flow::Quit;
