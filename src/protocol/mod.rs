@@ -13,6 +13,8 @@ pub mod xboard_variants;
 pub use uci::Uci;
 pub use xboard::XBoard;
 
+use std::io::{BufRead, Write};
+
 /// The reply to `eval` (both protocols): the static evaluation in pawns
 /// and in centipawns, from the side to move's view.
 pub fn static_eval_text(cp: i32) -> String {
@@ -21,8 +23,6 @@ pub fn static_eval_text(cp: i32) -> String {
         f64::from(cp) / 100.0
     )
 }
-
-use std::io::{BufRead, Write};
 
 /// Serves one protocol on `input`/`output`: CECP when the first non-empty
 /// line is `xboard`, UCI otherwise.
