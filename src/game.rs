@@ -463,6 +463,12 @@ pub trait Game: Clone + Send + Sync + Sized + 'static {
         self.evaluate_with(Self::default_eval_params())
     }
 
+    /// The static evaluation split by term, for `eval`; `None` where the
+    /// evaluator gives the total only.
+    fn eval_trace(&self, _params: &Self::EvalParams) -> Option<EvalTrace> {
+        None
+    }
+
     /// A key of the position's slow-changing structure (in chess, the
     /// pawns), under which the search learns how far the static
     /// evaluation tends to be off (correction history). `None`: the game
@@ -571,6 +577,47 @@ impl<G: Game> GameState<G> {
 
     pub fn outcome(&self) -> Option<Outcome> {
         self.position.outcome(&self.history)
+    }
+}
+
+/// One term of an [`EvalTrace`]: its midgame and endgame score for each
+/// side, each from that side's own view, in centipawns.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TraceTerm {
+    pub name: &'static str,
+    pub white: [i32; 2],
+    pub black: [i32; 2],
+}
+
+/// The static evaluation split by term ([`Game::eval_trace`]). The
+/// evaluation is the sum of White's minus Black's scores, midgame and
+/// endgame tapered by `phase` out of `phase_total` (all midgame at
+/// `phase_total`), then taken from the side to move's view.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EvalTrace {
+    pub terms: Vec<TraceTerm>,
+    pub phase: i32,
+    pub phase_total: i32,
+}
+
+impl EvalTrace {
+    /// White's total minus Black's, midgame and endgame.
+    pub fn totals(&self) -> [i32; 2] {
+        let mut sum = [0, 0];
+        for t in &self.terms {
+            sum[0] += t.white[0] - t.black[0];
+            sum[1] += t.white[1] - t.black[1];
+        }
+        sum
+    }
+
+    /// The tapered total from White's view, in centipawns (before the
+    /// evaluator's clamp).
+    pub fn white_score(&self) -> i32 {
+        let [mg, eg] = self.totals().map(i64::from);
+        let total = i64::from(self.phase_total.max(1));
+        let ph = i64::from(self.phase).clamp(0, total);
+        ((mg * ph + eg * (total - ph)) / total) as i32
     }
 }
 

@@ -430,3 +430,50 @@ fn eval_prints_the_static_evaluation() {
     );
     assert!(scores[2] > scores[0] + 700, "{scores:?}");
 }
+
+/// In Nimrod `eval` first prints the evaluation split by term, whose
+/// total is the static evaluation from White's view; Vyrémorn's and
+/// Nemoroth's evaluators give the total only.
+#[test]
+fn eval_prints_the_terms_where_the_evaluator_splits_them() {
+    let out = run("setoption name UCI_Variant value nimrod
+         position fen whn1kanu/pppppppp/8/8/8/8/PPPPPPPP/WHNQKANU b KQkq - 0 1
+eval
+");
+    let lines: Vec<&str> = out.lines().collect();
+    let row = |name: &str| {
+        lines
+            .iter()
+            .find(|l| l.starts_with(name))
+            .unwrap_or_else(|| panic!("no {name} row in {out}"))
+    };
+    for term in ["Material", "Mobility", "Threats", "King danger", "Tempo"] {
+        assert_eq!(row(term).split('|').count(), 4, "{out}");
+    }
+    // White has the Queen: its material column is higher than Black's.
+    let material: Vec<f64> = row("Material")
+        .split(['|', ' '])
+        .filter_map(|v| v.parse().ok())
+        .collect();
+    assert_eq!(material.len(), 6, "{out}");
+    assert!(material[0] > material[2] + 7.0, "{material:?}");
+    // The phase line's White view is the negated side-to-move score.
+    let white: f64 = row("Phase ")
+        .split(": ")
+        .nth(1)
+        .and_then(|v| v.split(' ').next())
+        .and_then(|v| v.parse().ok())
+        .expect("the phase line's score");
+    let to_move: f64 = row("Static evaluation: ")
+        .split(' ')
+        .nth(2)
+        .and_then(|v| v.parse().ok())
+        .expect("the static evaluation");
+    assert!(white > 7.0 && (white + to_move).abs() < 0.005, "{out}");
+    let plain = run("setoption name UCI_Variant value vyremorn
+position startpos
+eval
+");
+    assert!(!plain.contains("Terms in pawns"), "{plain}");
+    assert!(plain.contains("Static evaluation: "), "{plain}");
+}

@@ -463,5 +463,10 @@ fn eval_is_a_comment_line() {
         .and_then(|v| v.parse().ok())
         .expect(line);
     assert!(pawns > 7.0, "{line}");
+    // The term table before it is made of comment lines too.
+    assert!(
+        lines.iter().any(|l| l.starts_with("# King danger")),
+        "{lines:?}"
+    );
     e.quit();
 }

@@ -26,7 +26,7 @@ pub use crate::search::{Info, Limits, SEARCH_STACK_BYTES, Score, SearchKind};
 pub use options::{Change, OptionKind, OptionSpec, Settings};
 pub use session::Session;
 
-use crate::game::{Game, GameState, MoveBuffer};
+use crate::game::{EvalTrace, Game, GameState, MoveBuffer};
 use crate::registry;
 use crate::search::{self, Config, Memory, Resources, Shared, TranspositionTable};
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -92,6 +92,8 @@ pub trait Engine: Send {
     /// search uses (`EvalFile`, or the compiled-in ones), in centipawns
     /// from the side to move's view.
     fn static_eval(&self) -> i32;
+    /// The same evaluation split by term, where the evaluator can.
+    fn eval_trace(&self) -> Option<EvalTrace>;
     /// The transposition table, when the engine searches with one.
     fn table(&self) -> Option<Arc<TranspositionTable>>;
     /// Searches with `table` from now on (a table another engine used:
@@ -229,6 +231,14 @@ fn load_weights<G: Game>(settings: &Settings) -> Result<Option<Arc<G::EvalParams
 }
 
 impl<G: Game> TypedEngine<G> {
+    /// The weights the search evaluates with: `EvalFile`'s, or the
+    /// compiled-in ones.
+    fn eval_weights(&self) -> &G::EvalParams {
+        self.eval
+            .as_deref()
+            .unwrap_or_else(|| G::default_eval_params())
+    }
+
     pub fn new(settings: Settings) -> Result<Self, String> {
         let memory = Memory::new(kind_for::<G>(&settings), settings.hash_mb)
             .map_err(|e| format!("Hash: {e}"))?;
@@ -334,11 +344,11 @@ impl<G: Game> Engine for TypedEngine<G> {
     }
 
     fn static_eval(&self) -> i32 {
-        let weights = self
-            .eval
-            .as_deref()
-            .unwrap_or_else(|| G::default_eval_params());
-        self.state.position.evaluate_with(weights)
+        self.state.position.evaluate_with(self.eval_weights())
+    }
+
+    fn eval_trace(&self) -> Option<EvalTrace> {
+        self.state.position.eval_trace(self.eval_weights())
     }
 
     fn apply(&mut self, settings: Settings, change: &Change) -> Result<Option<String>, String> {

@@ -13,6 +13,7 @@ pub mod xboard_variants;
 pub use uci::Uci;
 pub use xboard::XBoard;
 
+use crate::game::EvalTrace;
 use std::io::{BufRead, Write};
 
 /// The reply to `eval` (both protocols): the static evaluation in pawns
@@ -22,6 +23,53 @@ pub fn static_eval_text(cp: i32) -> String {
         "Static evaluation: {:+.2} ({cp} cp, from the side to move's view)",
         f64::from(cp) / 100.0
     )
+}
+
+/// The reply to `eval` before its last line, where the evaluator splits
+/// its score by term: a table in pawns, each side's midgame and endgame
+/// score from its own view, their difference (White's view) and the phase.
+pub fn eval_trace_lines(trace: &EvalTrace) -> Vec<String> {
+    let pawns = |cp: i32| format!("{:>6.2}", f64::from(cp) / 100.0);
+    let pair = |[mg, eg]: [i32; 2]| format!("{} {}", pawns(mg), pawns(eg));
+    let heads = format!("{:>6} {:>6}", "MG", "EG");
+    let rule = format!("{:-<15}+{:-<15}+{:-<15}+{:-<14}", "", "", "", "");
+    let mut lines = vec![
+        "Terms in pawns, each side from its own view; Total is White's minus Black's".to_string(),
+        format!(
+            "{:<15}|{:^15}|{:^15}|{:^14}",
+            "Term", "White", "Black", "Total"
+        )
+        .trim_end()
+        .to_string(),
+        format!("{:<15}| {} | {} | {}", "", heads, heads, heads),
+        rule.clone(),
+    ];
+    for t in &trace.terms {
+        let net = [t.white[0] - t.black[0], t.white[1] - t.black[1]];
+        lines.push(format!(
+            "{:<15}| {} | {} | {}",
+            t.name,
+            pair(t.white),
+            pair(t.black),
+            pair(net)
+        ));
+    }
+    lines.push(rule);
+    lines.push(format!(
+        "{:<15}|{:15}|{:15}| {}",
+        "Total",
+        "",
+        "",
+        pair(trace.totals())
+    ));
+    let share = 100 * trace.phase / trace.phase_total.max(1);
+    lines.push(format!(
+        "Phase {} of {} ({share} % midgame): {} from White's view",
+        trace.phase,
+        trace.phase_total,
+        pawns(trace.white_score()).trim_start()
+    ));
+    lines
 }
 
 /// Serves one protocol on `input`/`output`: CECP when the first non-empty

@@ -167,7 +167,14 @@ impl<W: Write + Send + 'static> Uci<W> {
                 let text = self.engine.session().display();
                 self.say(text.trim_end());
             }
-            "eval" => self.say(&super::static_eval_text(self.engine.static_eval())),
+            "eval" => {
+                if let Some(trace) = self.engine.eval_trace() {
+                    for line in super::eval_trace_lines(&trace) {
+                        self.say(&line);
+                    }
+                }
+                self.say(&super::static_eval_text(self.engine.static_eval()));
+            }
             "quit" => {
                 self.engine.stop();
                 return Flow::Quit;

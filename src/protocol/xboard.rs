@@ -376,6 +376,11 @@ impl<W: Write + Send + 'static> XBoard<W> {
                 }
             }
             "eval" => {
+                if let Some(trace) = self.engine.eval_trace() {
+                    for line in super::eval_trace_lines(&trace) {
+                        self.say(&format!("# {line}"));
+                    }
+                }
                 let text = super::static_eval_text(self.engine.static_eval());
                 self.say(&format!("# {text}"));
             }

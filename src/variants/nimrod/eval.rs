@@ -31,6 +31,7 @@ use super::Flavor;
 use super::pieces::*;
 use super::position::Position;
 use crate::bitboard::{Bitboard, GEOMETRY, SLIDERS, bit, file_of, rank_of, squares};
+use crate::game::{EvalTrace, TraceTerm};
 use crate::params_file::{self, ParamSet, Visitor};
 use std::sync::LazyLock;
 
@@ -94,6 +95,78 @@ impl AttackMaps {
     fn add(&mut self, att: Bitboard) {
         self.twice |= self.all & att;
         self.all |= att;
+    }
+}
+
+/// The groups of terms that `eval` reports separately.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Term {
+    Material,
+    /// Advance and centrality.
+    Squares,
+    Mobility,
+    Outposts,
+    Threats,
+    /// Doubled and isolated Pawns.
+    PawnStructure,
+    PassedPawns,
+    /// The King's file, its Pawn shield and the open lines toward it.
+    KingShelter,
+    KingDanger,
+    Tempo,
+}
+
+const TERM_COUNT: usize = 10;
+
+/// [`Term`] names as `eval` prints them, in the enum's order.
+const TERM_NAMES: [&str; TERM_COUNT] = [
+    "Material",
+    "Squares",
+    "Mobility",
+    "Outposts",
+    "Threats",
+    "Pawn structure",
+    "Passed Pawns",
+    "King shelter",
+    "King danger",
+    "Tempo",
+];
+
+/// Where the evaluation's terms go: summed for the search, or kept per
+/// term for `eval`. One generic pass serves both, so the trace always
+/// adds up to the evaluation the search uses.
+trait TermSink {
+    /// Adds a term's midgame and endgame score for colour `c`, from
+    /// `c`'s view.
+    fn add(&mut self, term: Term, c: usize, mg: i32, eg: i32);
+}
+
+/// Midgame and endgame totals per colour: the search's sink.
+#[derive(Default)]
+struct Totals {
+    mg: [i32; 2],
+    eg: [i32; 2],
+}
+
+impl TermSink for Totals {
+    #[inline(always)]
+    fn add(&mut self, _term: Term, c: usize, mg: i32, eg: i32) {
+        self.mg[c] += mg;
+        self.eg[c] += eg;
+    }
+}
+
+/// Scores per term and colour: `eval`'s sink.
+#[derive(Default)]
+struct PerTerm {
+    scores: [[Score; 2]; TERM_COUNT],
+}
+
+impl TermSink for PerTerm {
+    fn add(&mut self, term: Term, c: usize, mg: i32, eg: i32) {
+        let s = &mut self.scores[term as usize][c];
+        s[0] += mg;
+        s[1] += eg;
     }
 }
 
@@ -502,6 +575,43 @@ pub fn evaluate<F: Flavor>(pos: &Position<F>) -> i32 {
 /// Static evaluation with the given parameters, in centipawns from the side
 /// to move's point of view.
 pub fn evaluate_with<F: Flavor>(pos: &Position<F>, p: &EvalParams) -> i32 {
+    let mut totals = Totals::default();
+    let phase = add_terms(pos, p, &mut totals);
+    let us = pos.side.index();
+    let mgs = totals.mg[us] - totals.mg[us ^ 1];
+    let egs = totals.eg[us] - totals.eg[us ^ 1];
+    blend(p, phase, mgs, egs).clamp(-EVAL_LIMIT, EVAL_LIMIT)
+}
+
+/// The midgame and endgame scores tapered by the game phase.
+fn blend(p: &EvalParams, phase: i32, mg: i32, eg: i32) -> i32 {
+    let total = p.phase_total as i64;
+    let ph = (phase as i64).clamp(0, total);
+    let v = (mg as i64 * ph + eg as i64 * (total - ph)) / total;
+    v.clamp(i32::MIN as i64, i32::MAX as i64) as i32
+}
+
+/// The static evaluation split by term (`eval`): each term's midgame and
+/// endgame score for White and for Black, each from its own side's view.
+pub fn trace_with<F: Flavor>(pos: &Position<F>, p: &EvalParams) -> EvalTrace {
+    let mut per_term = PerTerm::default();
+    let phase = add_terms(pos, p, &mut per_term);
+    let terms = TERM_NAMES
+        .iter()
+        .zip(per_term.scores)
+        .map(|(name, [white, black])| TraceTerm { name, white, black })
+        .collect();
+    EvalTrace {
+        terms,
+        phase: phase.clamp(0, p.phase_total),
+        phase_total: p.phase_total,
+    }
+}
+
+/// Hands every term of the evaluation to `sink`, per colour from that
+/// colour's view, and returns the game phase (the non-Pawn material).
+#[inline(always)]
+fn add_terms<F: Flavor, S: TermSink>(pos: &Position<F>, p: &EvalParams, sink: &mut S) -> i32 {
     let t = Position::<F>::tables();
     let g: &Geo = if F::CORNER { &CORNER_GEO } else { &FIDE_GEO };
     let rays = &GEOMETRY.ray;
@@ -513,10 +623,7 @@ pub fn evaluate_with<F: Flavor>(pos: &Position<F>, p: &EvalParams) -> i32 {
         g.king_zone[0][pos.king[0] as usize],
         g.king_zone[1][pos.king[1] as usize],
     ];
-    // Scores per colour from that colour's view; `units[c]` and
-    // `attackers[c]` measure the attack on colour c's King.
-    let mut mg = [0i32; 2];
-    let mut eg = [0i32; 2];
+    // `units[c]` and `attackers[c]` measure the attack on colour c's King.
     let mut units = [0i32; 2];
     let mut attackers = [0i32; 2];
     let mut phase = 0i32;
@@ -542,11 +649,15 @@ pub fn evaluate_with<F: Flavor>(pos: &Position<F>, p: &EvalParams) -> i32 {
                 p.material[kind]
             };
             let (adv, cen) = (p.advance[kind], p.centrality[kind]);
-            mg[c] += mat[0] * n;
-            eg[c] += mat[1] * n;
+            sink.add(Term::Material, c, mat[0] * n, mat[1] * n);
             let on_outposts = (bb & outposts).count_ones() as i32;
-            mg[c] += p.outpost[kind][0] * on_outposts;
-            eg[c] += p.outpost[kind][1] * on_outposts;
+            let [out_mg, out_eg] = p.outpost[kind];
+            sink.add(
+                Term::Outposts,
+                c,
+                out_mg * on_outposts,
+                out_eg * on_outposts,
+            );
             slide_dirs[c] |= t.slide_dirs[c][kind];
             let mobile = kind != PAWN && kind != KING;
             let (mob, center, weight) = (
@@ -558,8 +669,12 @@ pub fn evaluate_with<F: Flavor>(pos: &Position<F>, p: &EvalParams) -> i32 {
                 let si = s as usize;
                 let a = g.advance[c][si] as i32;
                 let ce = g.centrality[si] as i32;
-                mg[c] += adv[0] * a + cen[0] * ce;
-                eg[c] += adv[1] * a + cen[1] * ce;
+                sink.add(
+                    Term::Squares,
+                    c,
+                    adv[0] * a + cen[0] * ce,
+                    adv[1] * a + cen[1] * ce,
+                );
                 if mobile {
                     let mut att = t.steps[c][kind][si];
                     let (rr, br) = (t.rook_rays[c][kind][si], t.bishop_rays[c][kind][si]);
@@ -578,8 +693,7 @@ pub fn evaluate_with<F: Flavor>(pos: &Position<F>, p: &EvalParams) -> i32 {
                         map.major |= att;
                     }
                     let m = (att & safe).count_ones() as i32 - center;
-                    mg[c] += mob[0] * m;
-                    eg[c] += mob[1] * m;
+                    sink.add(Term::Mobility, c, mob[0] * m, mob[1] * m);
                     let hits = att & zone[them];
                     if hits != 0 {
                         units[them] += weight * hits.count_ones() as i32;
@@ -599,8 +713,7 @@ pub fn evaluate_with<F: Flavor>(pos: &Position<F>, p: &EvalParams) -> i32 {
 
     for c in 0..2 {
         let [tmg, teg] = threats(pos, p, &maps, pawn_att[c ^ 1], c);
-        mg[c] += tmg;
-        eg[c] += teg;
+        sink.add(Term::Threats, c, tmg, teg);
         units[c] += safe_check_units(pos, p, &maps, c);
     }
 
@@ -608,37 +721,41 @@ pub fn evaluate_with<F: Flavor>(pos: &Position<F>, p: &EvalParams) -> i32 {
         let them = c ^ 1;
         if !F::CORNER {
             let x = file_of(pos.king[c]);
-            mg[c] += p.king_file[x.min(7 - x) as usize];
+            sink.add(Term::KingShelter, c, p.king_file[x.min(7 - x) as usize], 0);
         }
         // Pawn structure.
         for s in squares(pawns[c]) {
             let si = s as usize;
             if pawns[c] & g.doubled[c][si] != 0 {
-                mg[c] += p.doubled_pawn[0];
-                eg[c] += p.doubled_pawn[1];
+                let [d_mg, d_eg] = p.doubled_pawn;
+                sink.add(Term::PawnStructure, c, d_mg, d_eg);
             }
             if pawns[c] & g.support[c][si] == 0 {
-                mg[c] += p.isolated_pawn[0];
-                eg[c] += p.isolated_pawn[1];
+                let [i_mg, i_eg] = p.isolated_pawn;
+                sink.add(Term::PawnStructure, c, i_mg, i_eg);
             }
             if pawns[them] & g.passed_span[c][si] == 0 {
                 let i = (g.promo_steps[c][si] as usize).clamp(1, PASSED_STEPS) - 1;
-                mg[c] += p.passed_pawn[0][i];
-                eg[c] += p.passed_pawn[1][i];
+                let mut passed_eg = p.passed_pawn[1][i];
                 let push = t.pawn_push[c][si];
                 if push != 0 {
                     let next = push.trailing_zeros() as u8;
-                    eg[c] += p.passed_enemy_king[i] * distance(pos.king[them], next)
+                    passed_eg += p.passed_enemy_king[i] * distance(pos.king[them], next)
                         + p.passed_own_king[i] * distance(pos.king[c], next);
                 }
+                sink.add(Term::PassedPawns, c, p.passed_pawn[0][i], passed_eg);
             }
         }
         // King safety.
         let k = pos.king[c] as usize;
         let near = (pawns[c] & g.shield_near[c][k]).count_ones() as i32;
         let far = (pawns[c] & g.shield_far[c][k]).count_ones() as i32;
-        mg[c] += p.shield_near[0] * near + p.shield_far[0] * far;
-        eg[c] += p.shield_near[1] * near + p.shield_far[1] * far;
+        sink.add(
+            Term::KingShelter,
+            c,
+            p.shield_near[0] * near + p.shield_far[0] * far,
+            p.shield_near[1] * near + p.shield_far[1] * far,
+        );
         let mut open = 0;
         for (d, ray) in rays.iter().enumerate() {
             // An enemy slider on the ray in direction d reaches the King by
@@ -651,25 +768,23 @@ pub fn evaluate_with<F: Flavor>(pos: &Position<F>, p: &EvalParams) -> i32 {
                 open += 1;
             }
         }
-        mg[c] += p.open_line[0] * open;
-        eg[c] += p.open_line[1] * open;
+        sink.add(
+            Term::KingShelter,
+            c,
+            p.open_line[0] * open,
+            p.open_line[1] * open,
+        );
         if attackers[c] >= p.king_danger_min_attackers {
             let u = units[c].max(0) as i64;
             let danger = (u * u / p.king_danger_div as i64).min(p.king_danger_cap as i64) as i32;
-            mg[c] -= danger;
-            eg[c] -= danger * p.king_danger_eg_percent / 100;
+            let danger_eg = danger * p.king_danger_eg_percent / 100;
+            sink.add(Term::KingDanger, c, -danger, -danger_eg);
         }
     }
 
-    let us = pos.side.index();
-    mg[us] += p.tempo[0];
-    eg[us] += p.tempo[1];
-    let total = p.phase_total as i64;
-    let ph = (phase as i64).clamp(0, total);
-    let mgs = (mg[us] - mg[us ^ 1]) as i64;
-    let egs = (eg[us] - eg[us ^ 1]) as i64;
-    let v = (mgs * ph + egs * (total - ph)) / total;
-    v.clamp(-EVAL_LIMIT as i64, EVAL_LIMIT as i64) as i32
+    let [tempo_mg, tempo_eg] = p.tempo;
+    sink.add(Term::Tempo, pos.side.index(), tempo_mg, tempo_eg);
+    phase
 }
 
 #[cfg(test)]
@@ -939,6 +1054,34 @@ mod tests {
         check_symmetry::<DragonFide>(mirror_fide);
         check_symmetry::<Corner>(mirror_corner);
         check_symmetry::<DragonCorner>(mirror_corner);
+    }
+
+    /// The trace `eval` prints adds up, term by term, to the evaluation
+    /// the search uses, in every flavour and with either side to move.
+    fn check_trace_sums<F: Flavor>() {
+        for p in random_positions::<F>(0x7ace + F::ID as u64, 1000) {
+            let trace = trace_with(&p, default_params());
+            assert_eq!(trace.terms.len(), TERM_COUNT);
+            let white = trace.white_score().clamp(-EVAL_LIMIT, EVAL_LIMIT);
+            let from_side = if p.side.index() == 0 { white } else { -white };
+            assert_eq!(from_side, evaluate(&p), "{}", p.to_fen());
+        }
+    }
+
+    #[test]
+    fn trace_adds_up_to_the_evaluation() {
+        check_trace_sums::<Fide>();
+        check_trace_sums::<DragonFide>();
+        check_trace_sums::<Corner>();
+        check_trace_sums::<DragonCorner>();
+        // Each term lands in its own line: the tempo on the side to move.
+        let trace = trace_with(&pos::<Fide>(Fide::START_FEN), default_params());
+        let tempo = trace
+            .terms
+            .iter()
+            .find(|t| t.name == "Tempo")
+            .expect("Tempo");
+        assert_eq!((tempo.white, tempo.black), (default_params().tempo, [0, 0]));
     }
 
     #[test]

@@ -273,6 +273,10 @@ impl<F: Flavor> Game for Position<F> {
         eval::evaluate_with(self, params)
     }
 
+    fn eval_trace(&self, params: &eval::EvalParams) -> Option<crate::game::EvalTrace> {
+        Some(eval::trace_with(self, params))
+    }
+
     /// The pawns of both sides.
     fn structure_key(&self) -> Option<u64> {
         Some(crate::game::hash_words(&[
