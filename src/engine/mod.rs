@@ -20,13 +20,13 @@ pub mod openings;
 pub mod options;
 pub mod session;
 
-pub use crate::game::{Color, GameError, Outcome, Termination};
+pub use crate::game::{Color, EvalTrace, GameError, Outcome, Termination};
 pub use crate::perft::DivideLine;
 pub use crate::search::{Info, Limits, SEARCH_STACK_BYTES, Score, SearchKind};
 pub use options::{Change, OptionKind, OptionSpec, Settings};
 pub use session::Session;
 
-use crate::game::{EvalTrace, Game, GameState, MoveBuffer};
+use crate::game::{Game, GameState, MoveBuffer};
 use crate::registry;
 use crate::search::{self, Config, Memory, Resources, Shared, TranspositionTable};
 use std::panic::{AssertUnwindSafe, catch_unwind};

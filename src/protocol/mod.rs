@@ -13,7 +13,7 @@ pub mod xboard_variants;
 pub use uci::Uci;
 pub use xboard::XBoard;
 
-use crate::game::EvalTrace;
+use crate::engine::EvalTrace;
 use std::io::{BufRead, Write};
 
 /// The reply to `eval` (both protocols): the static evaluation in pawns
