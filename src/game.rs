@@ -614,11 +614,18 @@ impl EvalTrace {
     /// The tapered total from White's view, in centipawns (before the
     /// evaluator's clamp).
     pub fn white_score(&self) -> i32 {
-        let [mg, eg] = self.totals().map(i64::from);
-        let total = i64::from(self.phase_total.max(1));
-        let ph = i64::from(self.phase).clamp(0, total);
-        ((mg * ph + eg * (total - ph)) / total) as i32
+        let [mg, eg] = self.totals();
+        taper(mg, eg, self.phase, self.phase_total)
     }
+}
+
+/// A midgame and an endgame score blended by the game phase: all midgame
+/// at `phase_total` (at least 1) and above, all endgame at 0 and below.
+pub fn taper(mg: i32, eg: i32, phase: i32, phase_total: i32) -> i32 {
+    let total = i64::from(phase_total.max(1));
+    let ph = i64::from(phase).clamp(0, total);
+    let v = (i64::from(mg) * ph + i64::from(eg) * (total - ph)) / total;
+    v.clamp(i64::from(i32::MIN), i64::from(i32::MAX)) as i32
 }
 
 #[cfg(test)]
