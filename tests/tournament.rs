@@ -277,17 +277,16 @@ fn sprt_and_bad_arguments() {
     }
 }
 
-/// Runs `tuning/pgn2data.py` (Python 3, standard library; README, Set-up).
-fn pgn2data(args: &[&str]) -> (bool, String, String) {
-    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tuning/pgn2data.py");
+/// Runs the script `tuning/<name>` (Python 3, standard library; README,
+/// Set-up).
+fn tuning_script(name: &str, args: &[&str]) -> (bool, String, String) {
+    let script = format!("{}/tuning/{name}", env!("CARGO_MANIFEST_DIR"));
     run(Command::new("python3").arg(script).args(args))
 }
 
-#[test]
-fn match_games_become_tuning_data() {
-    let dir = temp_dir("pgn2data");
-    let path = |name: &str| dir.join(name).to_string_lossy().into_owned();
-    let pgn = path("games.pgn");
+/// Two quick games between in-process players `a` and `b`, written as
+/// PGN to `pgn`.
+fn two_games_to(pgn: &str) {
     let two_games = "--variant nimrod --engine name=a --engine name=b --games 2 --rounds 1";
     let mut args: Vec<&str> = two_games.split_whitespace().collect();
     args.extend([
@@ -296,10 +295,55 @@ fn match_games_become_tuning_data() {
         "--random-openings",
         "4",
         "--pgnout",
-        &pgn,
+        pgn,
     ]);
     let (ok, _, stderr) = ghast_match(&args);
     assert!(ok, "{stderr}");
+}
+
+#[test]
+fn move_costs_are_charged_by_the_judge() {
+    let dir = temp_dir("move_cost");
+    let pgn = dir.join("games.pgn").to_string_lossy().into_owned();
+    two_games_to(&pgn);
+    let judged_by = |judge: &'static str, plies: &'static str| {
+        let args = ["--ghast", GHAST, "--judge", judge, "--plies", plies, &pgn];
+        tuning_script("move_cost.py", &args)
+    };
+    // a judges b: b's moves, grouped by piece, and both views by plies.
+    let (ok, stdout, stderr) = judged_by("a", "0:60");
+    assert!(ok, "{stderr}");
+    assert!(
+        stdout.starts_with("b: ") && stdout.contains(" moves, mean cost "),
+        "{stdout}"
+    );
+    assert!(
+        !stdout.contains("\na: "),
+        "only the judge's opponent is charged: {stdout}"
+    );
+    let kinds = stdout
+        .lines()
+        .filter(|l| l.contains(" mean ") && l.contains(" share "));
+    assert!(kinds.count() >= 2, "{stdout}");
+    assert!(stdout.contains("plies  0- 3"), "{stdout}");
+    // A judge who played no game, and a bad ply range, are errors.
+    for (judge, plies) in [("nobody", "0:60"), ("a", "9:3"), ("a", "x")] {
+        let (ok, _, stderr) = judged_by(judge, plies);
+        assert!(!ok && stderr.contains("error"), "{judge} {plies}: {stderr}");
+        assert!(!stderr.contains("Traceback"), "{stderr}");
+    }
+}
+
+fn pgn2data(args: &[&str]) -> (bool, String, String) {
+    tuning_script("pgn2data.py", args)
+}
+
+#[test]
+fn match_games_become_tuning_data() {
+    let dir = temp_dir("pgn2data");
+    let path = |name: &str| dir.join(name).to_string_lossy().into_owned();
+    let pgn = path("games.pgn");
+    two_games_to(&pgn);
     let label_a = ["--ghast", GHAST, "--variant", "nimrod", "--label", "a"];
     let (a_data, b_data) = (path("a.data"), path("b.data"));
     let outputs = ["--out", &a_data, "--others", &b_data, &pgn];

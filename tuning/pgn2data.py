@@ -73,6 +73,28 @@ class Replayer(Engine):
         return line.split(":", 1)[1].strip(), bool(checkers.split(":", 1)[1].strip())
 
 
+def read_inputs(ghast, paths):
+    """The texts of the PGN files at `paths`; a `ghast` that is no
+    executable or a file that cannot be read ends the run with a message."""
+    if shutil.which(ghast) is None:
+        sys.exit(f"error: --ghast '{ghast}' is not an executable")
+    texts = []
+    for path in paths:
+        try:
+            with open(path) as f:
+                texts.append(f.read())
+        except OSError as e:
+            sys.exit(f"error: {e}")
+    return texts
+
+
+def close_quietly(replayer):
+    try:
+        replayer.close()
+    except (OSError, subprocess.TimeoutExpired):
+        pass  # ghast already gone: the caller's error says why
+
+
 def piece_count(fen):
     return sum(c.isalpha() for c in fen.split()[0])
 
@@ -145,15 +167,7 @@ def main():
     args = p.parse_args()
     if not 0.0 <= args.weight <= 1.0:
         sys.exit("error: --lambda must be in [0, 1]")
-    if shutil.which(args.ghast) is None:
-        sys.exit(f"error: --ghast '{args.ghast}' is not an executable")
-    texts = []
-    for path in args.pgn:
-        try:
-            with open(path) as f:
-                texts.append(f.read())
-        except OSError as e:
-            sys.exit(f"error: {e}")
+    texts = read_inputs(args.ghast, args.pgn)
     replayer = Replayer(args.ghast, args.variant)
     n_games = n_pos = n_other = 0
     try:
@@ -171,10 +185,7 @@ def main():
     except (RuntimeError, OSError) as e:
         sys.exit(f"\nerror: {e}")
     finally:
-        try:
-            replayer.close()
-        except (OSError, subprocess.TimeoutExpired):
-            pass  # ghast already gone: the error above says why
+        close_quietly(replayer)
     print(file=sys.stderr)
     print(f"wrote {n_pos} positions of {n_games} games to {args.out}")
     if args.others:
