@@ -326,11 +326,17 @@ fn move_costs_are_charged_by_the_judge() {
         .filter(|l| l.contains(" mean ") && l.contains(" share "));
     assert!(kinds.count() >= 2, "{stdout}");
     assert!(stdout.contains("plies  0- 3"), "{stdout}");
-    // A judge who played no game, and a bad ply range, are errors.
-    for (judge, plies) in [("nobody", "0:60"), ("a", "9:3"), ("a", "x")] {
-        let (ok, _, stderr) = judged_by(judge, plies);
-        assert!(!ok && stderr.contains("error"), "{judge} {plies}: {stderr}");
-        assert!(!stderr.contains("Traceback"), "{stderr}");
+    // A judge who played no game, a bad ply range and a bound that
+    // admits no score are errors.
+    let bad_within = ["--ghast", GHAST, "--judge", "a", "--within", "0", &pgn];
+    for (what, (ok, _, stderr)) in [
+        ("nobody", judged_by("nobody", "0:60")),
+        ("9:3", judged_by("a", "9:3")),
+        ("x", judged_by("a", "x")),
+        ("--within 0", tuning_script("move_cost.py", &bad_within)),
+    ] {
+        assert!(!ok && stderr.contains("error"), "{what}: {stderr}");
+        assert!(!stderr.contains("Traceback"), "{what}: {stderr}");
     }
 }
 

@@ -90,9 +90,9 @@ def charge_game(tags, moves, replayer, args, costs, views):
                 costs[other][pending].append((score - last_judge) / 100)
             last_judge = score if fine else None
             pending = None
-        else:
+        elif i >= lo:
             fen, _ = replayer.describe(fen0, played[:i])
-            pending = kind_of(fen, move) if i >= lo else None
+            pending = kind_of(fen, move)
     return True
 
 
@@ -134,6 +134,8 @@ def main():
     p.add_argument("--plies", type=plies_range, default=(0, 60), help="LO:HI, plies counted")
     p.add_argument("--within", type=float, default=4.0, help="pawns; larger scores are left out")
     args = p.parse_args()
+    if not args.within > 0:
+        sys.exit("error: --within must be a positive number of pawns")
     texts = read_inputs(args.ghast, args.pgn)
     costs = defaultdict(lambda: defaultdict(list))
     views = defaultdict(lambda: defaultdict(list))
