@@ -47,6 +47,11 @@ pub const PASSED_STEPS: usize = 8;
 /// `king_file` entries: a file's distance from the nearer edge, 0..=3.
 pub const KING_FILES: usize = 4;
 
+/// `pawn_square` rows: a Pawn's advance 1..=6 (its second to seventh rank).
+pub const PAWN_ROWS: usize = 6;
+/// `pawn_square` columns: the files a..h (absolute: both Kings start on e).
+pub const PAWN_FILES: usize = 8;
+
 /// Names of the kinds in the params file, in kind order (see `pieces.rs`).
 /// `hunter5`/`hawker5` are the 5-way hunters (Huntress/Huntsman,
 /// Hawkress/Hawksman).
@@ -194,6 +199,11 @@ pub struct EvalParams {
     /// in the centre. FIDE orientation only: the corner orientation's
     /// King starts in its own corner.
     pub king_file: [i32; KING_FILES],
+    /// Per Pawn square, `[mg/eg][advance - 1][file]`, on top of the
+    /// Pawn's advance and centrality: which pushes weaken (a wing Pawn)
+    /// and which gain space (a centre Pawn). FIDE orientation only, like
+    /// `king_file`.
+    pub pawn_square: [[[i32; PAWN_FILES]; PAWN_ROWS]; 2],
     /// Per kind, per safe attacked square above `mobility_center`.
     pub mobility: [Score; KIND_COUNT],
     /// Per kind, the typical safe mobility (measured); the mobility term is
@@ -276,6 +286,14 @@ impl ParamSet for EvalParams {
             "Midgame King by its file's distance from the nearer edge (a/h b/g c/f d/e); FIDE orientation.",
         )
         .param("king_file", &mut self.king_file);
+        v.section(
+            "Pawn by square, on top of its advance and centrality: files a..h per rank; FIDE orientation.",
+        );
+        for (phase, rows) in ["mg", "eg"].iter().zip(self.pawn_square.iter_mut()) {
+            for (row, files) in rows.iter_mut().enumerate() {
+                v.param(&format!("pawn_square.{phase}.rank{}", row + 2), files);
+            }
+        }
         v.section(
             "Mobility: per safe attacked square (not own piece, not enemy-Pawn attacked) above the centre.",
         )
@@ -720,6 +738,12 @@ fn add_terms<F: Flavor, S: TermSink>(pos: &Position<F>, p: &EvalParams, sink: &m
         // Pawn structure.
         for s in squares(pawns[c]) {
             let si = s as usize;
+            if !F::CORNER {
+                let row = (g.advance[c][si] as usize).clamp(1, PAWN_ROWS) - 1;
+                let file = file_of(s) as usize;
+                let [mg, eg] = &p.pawn_square;
+                sink.add(Term::Squares, c, mg[row][file], eg[row][file]);
+            }
             if pawns[c] & g.doubled[c][si] != 0 {
                 let [d_mg, d_eg] = p.doubled_pawn;
                 sink.add(Term::PawnStructure, c, d_mg, d_eg);
@@ -1142,6 +1166,34 @@ mod tests {
         let corner = "kynhp3/1ppp4/mp6/ap5P/np4PH/p5PN/3PPPPY/2PNAMQK w - - 0 1";
         let c = pos::<Corner>(corner);
         assert_eq!(evaluate_with(&c, p), evaluate_with(&c, &zero));
+    }
+
+    /// A Pawn's square term is read by its own rank and the absolute file,
+    /// for both colours (Black's g6 is White's g3); the corner orientation
+    /// has no such term.
+    #[test]
+    fn pawn_square_reads_rank_and_file() {
+        let base = default_params();
+        let mut p = base.clone();
+        // White's g3 and Black's g6 are row 1 (the third rank), file g.
+        p.pawn_square[0][1][6] += 40;
+        let change = |fen: &str| {
+            let position = pos::<Fide>(fen);
+            evaluate_with(&position, &p) - evaluate_with(&position, base)
+        };
+        // Full midgame material, so the midgame value counts whole.
+        let start = "whnqkanu/pppppppp/8/8/8/8/PPPPPPPP/WHNQKANU w KQkq - 0 1";
+        let white_g3 = "whnqkanu/pppppppp/8/8/8/6P1/PPPPPP1P/WHNQKANU b KQkq - 0 1";
+        let black_g6 = "whnqkanu/pppppp1p/6p1/8/8/8/PPPPPPPP/WHNQKANU w KQkq - 0 1";
+        assert_eq!(change(start), 0);
+        // White's view after Black's reply: Black to move sees -40.
+        assert_eq!(change(white_g3), -40);
+        assert_eq!(change(black_g6), -40);
+        let corner = "kynhp3/1ppp4/mp6/ap5P/np4PH/p5PN/3PPPPY/2PNAMQK w - - 0 1";
+        let c = pos::<Corner>(corner);
+        let mut all = base.clone();
+        all.pawn_square = [[[25; PAWN_FILES]; PAWN_ROWS]; 2];
+        assert_eq!(evaluate_with(&c, &all), evaluate_with(&c, base));
     }
 
     /// The threat terms count what they name, and a safe check adds to
