@@ -107,7 +107,7 @@ impl AttackMaps {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Term {
     Material,
-    /// Advance and centrality.
+    /// Advance, centrality and the Pawn square table.
     Squares,
     Mobility,
     Outposts,
