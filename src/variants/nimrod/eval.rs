@@ -200,9 +200,9 @@ pub struct EvalParams {
     /// King starts in its own corner.
     pub king_file: [i32; KING_FILES],
     /// Per Pawn square, `[mg/eg][advance - 1][file]`, on top of the
-    /// Pawn's advance and centrality: which pushes weaken (a wing Pawn)
-    /// and which gain space (a centre Pawn). FIDE orientation only, like
-    /// `king_file`.
+    /// Pawn's advance and centrality: Nimrod's files differ (a Pawn may
+    /// shut in a piece that slides forward, or guard the King's side).
+    /// FIDE orientation only, like `king_file`.
     pub pawn_square: [[[i32; PAWN_FILES]; PAWN_ROWS]; 2],
     /// Per kind, per safe attacked square above `mobility_center`.
     pub mobility: [Score; KIND_COUNT],
