@@ -838,6 +838,12 @@ fn child_proof<M>(e: &Edge<M>) -> i32 {
     }
 }
 
+/// Proven wins rank above, and proven losses below, every visit count.
+/// Small enough that `PROVEN_RANK + mate score` stays an exact integer in
+/// an f64 (at 1e18 the spacing is 128, and mates of different lengths
+/// tied), large enough to exceed any visit count (at most `u32::MAX`).
+const PROVEN_RANK: f64 = 1e12;
+
 /// Preference between sibling edges for the final move and the PV.
 fn edge_rank<M>(e: &Edge<M>) -> (f64, f64) {
     let proof = child_proof(e);
@@ -846,10 +852,10 @@ fn edge_rank<M>(e: &Edge<M>) -> (f64, f64) {
     if proof != UNPROVEN {
         let mine = parent_proof(proof);
         if mine > 0 {
-            return (1e18 + mine as f64, 0.0);
+            return (PROVEN_RANK + mine as f64, 0.0);
         }
         if mine < 0 {
-            return (-1e18 + mine as f64, q);
+            return (-PROVEN_RANK + mine as f64, q);
         }
     }
     (n, q)
@@ -1165,6 +1171,43 @@ mod tests {
             assert!((value_to_cp(v, 200.0) - cp).abs() <= 1, "{cp}");
         }
         assert_eq!(cp_to_value(MATE - 3, 200.0), 1.0);
+    }
+
+    /// An edge to a stored child with `proof` (from the child's view),
+    /// visited `visits` times.
+    fn proven_edge(proof: i32, visits: u32) -> (Box<Node<()>>, Edge<()>) {
+        let mut child = Box::new(Node {
+            key: 0,
+            visits: AtomicU32::new(0),
+            value: AtomicI64::new(0),
+            proof: AtomicI32::new(proof),
+            edges: Box::new([]),
+            child_keys: Box::new([]),
+        });
+        let edge = Edge {
+            child: AtomicPtr::new(&mut *child),
+            visits: AtomicU32::new(visits),
+            value: AtomicU32::new(0f32.to_bits()),
+            prior: 0.0,
+            mv: (),
+        };
+        (child, edge)
+    }
+
+    #[test]
+    fn shorter_mates_rank_first_whatever_the_visits() {
+        // Mate in 2 (3 plies) against mate in 4 (7 plies) and a much
+        // visited unproven move; once ranked the same, as f64 rounding
+        // tied the two mates and the first in move order was played.
+        let (_c2, mate2) = proven_edge(-(MATE - 2), 10);
+        let (_c4, mate4) = proven_edge(-(MATE - 6), 90_000);
+        let (_cu, open) = proven_edge(UNPROVEN, u32::MAX);
+        let (_cl, lost) = proven_edge(MATE - 1, 5);
+        let (_cl, lost_later) = proven_edge(MATE - 5, 5);
+        assert!(edge_rank(&mate2) > edge_rank(&mate4));
+        assert!(edge_rank(&mate4) > edge_rank(&open));
+        assert!(edge_rank(&open) > edge_rank(&lost_later));
+        assert!(edge_rank(&lost_later) > edge_rank(&lost));
     }
 
     #[test]
