@@ -52,6 +52,15 @@ pub const PAWN_ROWS: usize = 6;
 /// `pawn_square` columns: the files a..h (absolute: both Kings start on e).
 pub const PAWN_FILES: usize = 8;
 
+/// `piece_square` tables: the plain non-Pawn kinds, Knight to King (the
+/// Dragon kinds, which self-play data of `nimrod` never holds, have none).
+pub const SQUARE_KINDS: std::ops::RangeInclusive<usize> = KNIGHT..=KING;
+/// Number of `piece_square` tables.
+pub const SQUARE_KIND_COUNT: usize = KING - KNIGHT + 1;
+
+/// A square table, `[mg/eg][rank from its own side][file]`.
+pub type SquareTable = [[[i32; 8]; 8]; 2];
+
 /// Names of the kinds in the params file, in kind order (see `pieces.rs`).
 /// `hunter5`/`hawker5` are the 5-way hunters (Huntress/Huntsman,
 /// Hawkress/Hawksman).
@@ -204,6 +213,11 @@ pub struct EvalParams {
     /// shut in a piece that slides forward, or guard the King's side).
     /// FIDE orientation only, like `king_file`.
     pub pawn_square: [[[i32; PAWN_FILES]; PAWN_ROWS]; 2],
+    /// Per square of the plain non-Pawn kinds ([`SQUARE_KINDS`], indexed
+    /// from the Knight), `[mg/eg][rank from its own side][file]`, on top of
+    /// the kind's advance and centrality: a King that stays home, a Knight
+    /// kept off a hunter's line. FIDE orientation only, like `king_file`.
+    pub piece_square: [SquareTable; SQUARE_KIND_COUNT],
     /// Per kind, per safe attacked square above `mobility_center`.
     pub mobility: [Score; KIND_COUNT],
     /// Per kind, the typical safe mobility (measured); the mobility term is
@@ -292,6 +306,18 @@ impl ParamSet for EvalParams {
         for (phase, rows) in ["mg", "eg"].iter().zip(self.pawn_square.iter_mut()) {
             for (row, files) in rows.iter_mut().enumerate() {
                 v.param(&format!("pawn_square.{phase}.rank{}", row + 2), files);
+            }
+        }
+        v.section(
+            "Plain pieces by square, on top of advance and centrality: files a..h per rank; FIDE orientation.",
+        );
+        for (kind, table) in SQUARE_KINDS.zip(self.piece_square.iter_mut()) {
+            for (phase, rows) in ["mg", "eg"].iter().zip(table.iter_mut()) {
+                for (rank, files) in rows.iter_mut().enumerate() {
+                    let name =
+                        format!("piece_square.{}.{phase}.rank{}", KIND_NAMES[kind], rank + 1);
+                    v.param(&name, files);
+                }
             }
         }
         v.section(
@@ -661,6 +687,10 @@ fn add_terms<F: Flavor, S: TermSink>(pos: &Position<F>, p: &EvalParams, sink: &m
                 p.material[kind]
             };
             let (adv, cen) = (p.advance[kind], p.centrality[kind]);
+            let square_table = match F::CORNER {
+                false => p.piece_square.get(kind.wrapping_sub(KNIGHT)),
+                true => None,
+            };
             sink.add(Term::Material, c, mat[0] * n, mat[1] * n);
             let on_outposts = (bb & outposts).count_ones() as i32;
             let [out_mg, out_eg] = p.outpost[kind];
@@ -681,12 +711,13 @@ fn add_terms<F: Flavor, S: TermSink>(pos: &Position<F>, p: &EvalParams, sink: &m
                 let si = s as usize;
                 let a = g.advance[c][si] as i32;
                 let ce = g.centrality[si] as i32;
-                sink.add(
-                    Term::Squares,
-                    c,
-                    adv[0] * a + cen[0] * ce,
-                    adv[1] * a + cen[1] * ce,
-                );
+                let [mut sq_mg, mut sq_eg] = [adv[0] * a + cen[0] * ce, adv[1] * a + cen[1] * ce];
+                if let Some([mg, eg]) = square_table {
+                    let (rank, file) = (a as usize, file_of(s) as usize);
+                    sq_mg += mg[rank][file];
+                    sq_eg += eg[rank][file];
+                }
+                sink.add(Term::Squares, c, sq_mg, sq_eg);
                 if mobile {
                     let mut att = t.steps[c][kind][si];
                     let (rr, br) = (t.rook_rays[c][kind][si], t.bishop_rays[c][kind][si]);
@@ -1168,32 +1199,63 @@ mod tests {
         assert_eq!(evaluate_with(&c, p), evaluate_with(&c, &zero));
     }
 
+    /// The evaluation's change, from the side to move's view, with `p`
+    /// instead of the default weights in the `nimrod` position `fen`.
+    fn fide_change(p: &EvalParams, fen: &str) -> i32 {
+        let position = pos::<Fide>(fen);
+        evaluate_with(&position, p) - evaluate_with(&position, default_params())
+    }
+
+    /// Whether a corner-orientation position evaluates alike with `p` and
+    /// with the default weights.
+    fn corner_unchanged(p: &EvalParams) -> bool {
+        let c = pos::<Corner>("kynhp3/1ppp4/mp6/ap5P/np4PH/p5PN/3PPPPY/2PNAMQK w - - 0 1");
+        evaluate_with(&c, p) == evaluate_with(&c, default_params())
+    }
+
     /// A Pawn's square term is read by its own rank and the absolute file,
     /// for both colours (Black's g6 is White's g3); the corner orientation
     /// has no such term.
     #[test]
     fn pawn_square_reads_rank_and_file() {
-        let base = default_params();
-        let mut p = base.clone();
+        let mut p = default_params().clone();
         // White's g3 and Black's g6 are row 1 (the third rank), file g.
         p.pawn_square[0][1][6] += 40;
-        let change = |fen: &str| {
-            let position = pos::<Fide>(fen);
-            evaluate_with(&position, &p) - evaluate_with(&position, base)
-        };
         // Full midgame material, so the midgame value counts whole.
         let start = "whnqkanu/pppppppp/8/8/8/8/PPPPPPPP/WHNQKANU w KQkq - 0 1";
         let white_g3 = "whnqkanu/pppppppp/8/8/8/6P1/PPPPPP1P/WHNQKANU b KQkq - 0 1";
         let black_g6 = "whnqkanu/pppppp1p/6p1/8/8/8/PPPPPPPP/WHNQKANU w KQkq - 0 1";
-        assert_eq!(change(start), 0);
+        assert_eq!(fide_change(&p, start), 0);
         // White's view after Black's reply: Black to move sees -40.
-        assert_eq!(change(white_g3), -40);
-        assert_eq!(change(black_g6), -40);
-        let corner = "kynhp3/1ppp4/mp6/ap5P/np4PH/p5PN/3PPPPY/2PNAMQK w - - 0 1";
-        let c = pos::<Corner>(corner);
-        let mut all = base.clone();
-        all.pawn_square = [[[25; PAWN_FILES]; PAWN_ROWS]; 2];
-        assert_eq!(evaluate_with(&c, &all), evaluate_with(&c, base));
+        assert_eq!(fide_change(&p, white_g3), -40);
+        assert_eq!(fide_change(&p, black_g6), -40);
+        p.pawn_square = [[[25; PAWN_FILES]; PAWN_ROWS]; 2];
+        assert!(corner_unchanged(&p));
+    }
+
+    /// A piece's square term is read by its kind, its own rank and the
+    /// absolute file, for both colours (Black's Knight on f6 reads White's
+    /// f3 entry); the corner orientation has no such term.
+    #[test]
+    fn piece_square_reads_kind_rank_and_file() {
+        let mut p = default_params().clone();
+        // The Knight's f3 entry (third rank, file f), midgame.
+        p.piece_square[KNIGHT - KNIGHT][0][2][5] += 30;
+        // The King's g1 entry: a castled King.
+        p.piece_square[KING - KNIGHT][0][0][6] += 20;
+        let start = "whnqkanu/pppppppp/8/8/8/8/PPPPPPPP/WHNQKANU w KQkq - 0 1";
+        let white_nf3 = "whnqkanu/pppppppp/8/8/8/5N2/PPPPPPPP/WH1QKANU b KQkq - 0 1";
+        let black_nf6 = "wh1qkanu/pppppppp/5n2/8/8/8/PPPPPPPP/WHNQKANU w KQkq - 0 1";
+        let white_castled = "whnqkanu/pppppppp/8/8/8/8/PPPPPPPP/WHNQ1UK1 b kq - 0 1";
+        let both_castled = "whnq1uk1/pppppppp/8/8/8/8/PPPPPPPP/WHNQ1UK1 w - - 0 1";
+        assert_eq!(fide_change(&p, start), 0);
+        // Black to move sees White's gain as -30, and White Black's.
+        assert_eq!(fide_change(&p, white_nf3), -30);
+        assert_eq!(fide_change(&p, black_nf6), -30);
+        assert_eq!(fide_change(&p, white_castled), -20);
+        assert_eq!(fide_change(&p, both_castled), 0);
+        p.piece_square = [[[[25; 8]; 8]; 2]; SQUARE_KIND_COUNT];
+        assert!(corner_unchanged(&p));
     }
 
     /// The threat terms count what they name, and a safe check adds to
