@@ -215,8 +215,9 @@ pub struct EvalParams {
     pub pawn_square: [[[i32; PAWN_FILES]; PAWN_ROWS]; 2],
     /// Per square of the plain non-Pawn kinds ([`SQUARE_KINDS`], indexed
     /// from the Knight), `[mg/eg][rank from its own side][file]`, on top of
-    /// the kind's advance and centrality: a King that stays home, a Knight
-    /// kept off a hunter's line. FIDE orientation only, like `king_file`.
+    /// the kind's advance and centrality: a King that keeps its home
+    /// square, a Hunter developed from behind the b-Pawn. FIDE orientation
+    /// only, like `king_file`.
     pub piece_square: [SquareTable; SQUARE_KIND_COUNT],
     /// Per kind, per safe attacked square above `mobility_center`.
     pub mobility: [Score; KIND_COUNT],
