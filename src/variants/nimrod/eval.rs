@@ -116,7 +116,7 @@ impl AttackMaps {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Term {
     Material,
-    /// Advance, centrality and the Pawn square table.
+    /// Advance, centrality and the square tables (`pawn_square`, `piece_square`).
     Squares,
     Mobility,
     Outposts,
