@@ -117,6 +117,22 @@ struct Node<M> {
 }
 
 impl<M> Node<M> {
+    /// A node with no edges: a proven end (mated, no moves) or a placeholder.
+    fn leaf(key: u64, proof: i32) -> Self {
+        Self::new(key, proof, Box::new([]), Box::new([]))
+    }
+
+    fn new(key: u64, proof: i32, edges: Box<[Edge<M>]>, child_keys: Box<[u64]>) -> Self {
+        Node {
+            key,
+            visits: AtomicU32::new(0),
+            value: AtomicI64::new(0),
+            proof: AtomicI32::new(proof),
+            edges,
+            child_keys,
+        }
+    }
+
     fn q(&self) -> f64 {
         let n = self.visits.load(Relaxed);
         if n == 0 {
@@ -382,15 +398,7 @@ impl<'a, G: Game> Context<'a, G> {
         let key = worker.history_sum.key(pos);
         if moves.is_empty() {
             let proof = if pos.no_moves_loses() { -MATE } else { 0 };
-            let node = Node {
-                key,
-                visits: AtomicU32::new(0),
-                value: AtomicI64::new(0),
-                proof: AtomicI32::new(proof),
-                edges: Box::new([]),
-                child_keys: Box::new([]),
-            };
-            return (Box::new(node), proof_value(proof));
+            return (Box::new(Node::leaf(key, proof)), proof_value(proof));
         }
         let value = self.leaf_value(pos, worker);
         let p = &self.config.params;
@@ -443,17 +451,7 @@ impl<'a, G: Game> Context<'a, G> {
                         path.add(here);
                     }
                     let proof = if child.no_moves_loses() { -MATE } else { 0 };
-                    finished.push((
-                        i,
-                        Box::new(Node {
-                            key: path.key(&child),
-                            visits: AtomicU32::new(0),
-                            value: AtomicI64::new(0),
-                            proof: AtomicI32::new(proof),
-                            edges: Box::new([]),
-                            child_keys: Box::new([]),
-                        }),
-                    ));
+                    finished.push((i, Box::new(Node::leaf(path.key(&child), proof))));
                 }
             }
             logits.push(logit);
@@ -493,14 +491,7 @@ impl<'a, G: Game> Context<'a, G> {
         }
         // A mate in one decides the node; a stalemating check does not.
         let proof = if proof > 0 { proof } else { UNPROVEN };
-        let node = Node {
-            key,
-            visits: AtomicU32::new(0),
-            value: AtomicI64::new(0),
-            proof: AtomicI32::new(proof),
-            edges,
-            child_keys,
-        };
+        let node = Node::new(key, proof, edges, child_keys);
         let value = if proof > 0 { 1.0 } else { value };
         (Box::new(node), value)
     }
@@ -981,14 +972,7 @@ fn run<G: Game>(
         Some(p) => p,
         None => {
             // The root is stored whatever the budget.
-            let placeholder = Node {
-                key: 0,
-                visits: AtomicU32::new(0),
-                value: AtomicI64::new(0),
-                proof: AtomicI32::new(UNPROVEN),
-                edges: Box::new([]),
-                child_keys: Box::new([]),
-            };
+            let placeholder = Node::leaf(0, UNPROVEN);
             let (node, _) = Context::new(tree, state, &placeholder, resources)
                 .expand(&state.position, &mut scratch);
             tree.insert(node)
@@ -1176,14 +1160,7 @@ mod tests {
     /// An edge to a stored child with `proof` (from the child's view),
     /// visited `visits` times.
     fn proven_edge(proof: i32, visits: u32) -> (Box<Node<()>>, Edge<()>) {
-        let mut child = Box::new(Node {
-            key: 0,
-            visits: AtomicU32::new(0),
-            value: AtomicI64::new(0),
-            proof: AtomicI32::new(proof),
-            edges: Box::new([]),
-            child_keys: Box::new([]),
-        });
+        let mut child = Box::new(Node::leaf(0, proof));
         let edge = Edge {
             child: AtomicPtr::new(&mut *child),
             visits: AtomicU32::new(visits),
