@@ -61,6 +61,18 @@ pub const SQUARE_KIND_COUNT: usize = KING - KNIGHT + 1;
 /// A square table, `[mg/eg][rank from its own side][file]`.
 pub type SquareTable = [[[i32; 8]; 8]; 2];
 
+/// `mobility_table` tables: the plain mobile kinds, Knight to Queen (the
+/// King's and the Dragon kinds' mobility has no table).
+pub const MOBILITY_KINDS: std::ops::RangeInclusive<usize> = KNIGHT..=QUEEN;
+/// Number of `mobility_table` tables.
+pub const MOBILITY_KIND_COUNT: usize = QUEEN - KNIGHT + 1;
+/// Entries per `mobility_table`: safe mobility 0..=27, the Queen's most
+/// (a larger count, which no plain kind reaches, would read the last).
+pub const MOBILITY_STEPS: usize = 28;
+
+/// A mobility table, `[mg/eg][safe attacked squares]`.
+pub type MobilityTable = [[i32; MOBILITY_STEPS]; 2];
+
 /// Names of the kinds in the params file, in kind order (see `pieces.rs`).
 /// `hunter5`/`hawker5` are the 5-way hunters (Huntress/Huntsman,
 /// Hawkress/Hawksman).
@@ -224,6 +236,11 @@ pub struct EvalParams {
     /// Per kind, the typical safe mobility (measured); the mobility term is
     /// zero there so material keeps its meaning.
     pub mobility_center: [i32; KIND_COUNT],
+    /// Per plain mobile kind ([`MOBILITY_KINDS`], indexed from the Knight),
+    /// `[mg/eg][safe mobility]`, on top of the linear term: the worth of a
+    /// further square falls as a piece gains squares (a shut-in piece loses
+    /// more than the line says). FIDE orientation only, like `king_file`.
+    pub mobility_table: [MobilityTable; MOBILITY_KIND_COUNT],
     /// Per kind, attack units per attacked square of the enemy king zone.
     pub king_attack_weight: [i32; KIND_COUNT],
     /// Danger is applied only with at least this many non-Pawn attackers.
@@ -327,6 +344,17 @@ impl ParamSet for EvalParams {
         .per_kind("mobility", k, &mut self.mobility);
         v.section("Typical safe mobility per kind (measured in random games).")
             .per_kind("mobility_center", k, &mut self.mobility_center);
+        v.section(
+            "Mobility by count, on top of the linear term: safe squares 0..27 per kind; FIDE orientation.",
+        );
+        for (kind, table) in MOBILITY_KINDS.zip(self.mobility_table.iter_mut()) {
+            for (phase, counts) in ["mg", "eg"].iter().zip(table.iter_mut()) {
+                v.param(
+                    &format!("mobility_table.{}.{phase}", KIND_NAMES[kind]),
+                    counts,
+                );
+            }
+        }
         v.section(
             "King safety: attack units per zone square attacked; danger = min(units^2/div, cap).",
         )
@@ -688,9 +716,12 @@ fn add_terms<F: Flavor, S: TermSink>(pos: &Position<F>, p: &EvalParams, sink: &m
                 p.material[kind]
             };
             let (adv, cen) = (p.advance[kind], p.centrality[kind]);
-            let square_table = match F::CORNER {
-                false => p.piece_square.get(kind.wrapping_sub(KNIGHT)),
-                true => None,
+            let (square_table, mobility_table) = match F::CORNER {
+                false => (
+                    p.piece_square.get(kind.wrapping_sub(KNIGHT)),
+                    p.mobility_table.get(kind.wrapping_sub(KNIGHT)),
+                ),
+                true => (None, None),
             };
             sink.add(Term::Material, c, mat[0] * n, mat[1] * n);
             let on_outposts = (bb & outposts).count_ones() as i32;
@@ -736,8 +767,15 @@ fn add_terms<F: Flavor, S: TermSink>(pos: &Position<F>, p: &EvalParams, sink: &m
                     } else if mat[0] < MAJOR_VALUE_LIMIT {
                         map.major |= att;
                     }
-                    let m = (att & safe).count_ones() as i32 - center;
-                    sink.add(Term::Mobility, c, mob[0] * m, mob[1] * m);
+                    let count = (att & safe).count_ones() as usize;
+                    let m = count as i32 - center;
+                    let [mut mob_mg, mut mob_eg] = [mob[0] * m, mob[1] * m];
+                    if let Some([mg, eg]) = mobility_table {
+                        let i = count.min(MOBILITY_STEPS - 1);
+                        mob_mg += mg[i];
+                        mob_eg += eg[i];
+                    }
+                    sink.add(Term::Mobility, c, mob_mg, mob_eg);
                     let hits = att & zone[them];
                     if hits != 0 {
                         units[them] += weight * hits.count_ones() as i32;
@@ -1256,6 +1294,31 @@ mod tests {
         assert_eq!(fide_change(&p, white_castled), -20);
         assert_eq!(fide_change(&p, both_castled), 0);
         p.piece_square = [[[[25; 8]; 8]; 2]; SQUARE_KIND_COUNT];
+        assert!(corner_unchanged(&p));
+    }
+
+    /// A piece's mobility table is read by its kind and its count of safe
+    /// squares (a Knight on d4 behind the start Pawns has four: b3, f3,
+    /// b5, f5; c6 and e6 are guarded by Pawns); the corner orientation has
+    /// no such term.
+    #[test]
+    fn mobility_table_reads_kind_and_safe_count() {
+        let knight_d4 = "whnqkanu/pppppppp/8/8/3N4/8/PPPPPPPP/WH1QKANU w KQkq - 0 1";
+        let knight = KNIGHT - KNIGHT;
+        let mut p = default_params().clone();
+        p.mobility_table[knight][0][3] += 30;
+        assert_eq!(fide_change(&p, knight_d4), 0);
+        // The other Knights have two safe squares each: one White, two
+        // Black.
+        let mut p = default_params().clone();
+        p.mobility_table[knight][0][2] += 30;
+        assert_eq!(fide_change(&p, knight_d4), -30);
+        let mut p = default_params().clone();
+        p.mobility_table[knight][0][4] += 30;
+        assert_eq!(fide_change(&p, knight_d4), 30);
+        p.mobility_table[QUEEN - KNIGHT][0][4] += 30;
+        assert_eq!(fide_change(&p, knight_d4), 30);
+        p.mobility_table = [[[25; MOBILITY_STEPS]; 2]; MOBILITY_KIND_COUNT];
         assert!(corner_unchanged(&p));
     }
 
