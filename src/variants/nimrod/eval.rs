@@ -237,9 +237,9 @@ pub struct EvalParams {
     /// zero there so material keeps its meaning.
     pub mobility_center: [i32; KIND_COUNT],
     /// Per plain mobile kind ([`MOBILITY_KINDS`], indexed from the Knight),
-    /// `[mg/eg][safe mobility]`, on top of the linear term: the worth of a
-    /// further square falls as a piece gains squares (a shut-in piece loses
-    /// more than the line says). FIDE orientation only, like `king_file`.
+    /// `[mg/eg][safe mobility]`, on top of the linear term, so the worth of
+    /// a count need not lie on the line (fitted values: a shut-in Knight
+    /// loses more in the endgame). FIDE orientation only, like `king_file`.
     pub mobility_table: [MobilityTable; MOBILITY_KIND_COUNT],
     /// Per kind, attack units per attacked square of the enemy king zone.
     pub king_attack_weight: [i32; KIND_COUNT],
