@@ -73,6 +73,22 @@ pub const MOBILITY_STEPS: usize = 28;
 /// A mobility table, `[mg/eg][safe attacked squares]`.
 pub type MobilityTable = [[i32; MOBILITY_STEPS]; 2];
 
+/// `enemy_king_offset` tables: the plain kinds that attack a King, Pawn to
+/// Queen.
+pub const OFFSET_KINDS: std::ops::RangeInclusive<usize> = PAWN..=QUEEN;
+/// Number of `enemy_king_offset` tables.
+pub const OFFSET_KIND_COUNT: usize = QUEEN - PAWN + 1;
+/// Rows of an `enemy_king_offset` table: how far the piece stands from the
+/// enemy King along its own forward direction, from seven ranks short of
+/// it to [`OFFSET_MAX_BEYOND`] or more beyond it (a King rarely stands
+/// far from its home, so further rows would hardly occur).
+pub const OFFSET_ROWS: usize = 9;
+/// The last row counts pieces this many ranks beyond the enemy King, or more.
+pub const OFFSET_MAX_BEYOND: i32 = 1;
+
+/// An `enemy_king_offset` table, `[mg/eg][row][file distance 0..=7]`.
+pub type KingOffsetTable = [[[i32; 8]; OFFSET_ROWS]; 2];
+
 /// Names of the kinds in the params file, in kind order (see `pieces.rs`).
 /// `hunter5`/`hawker5` are the 5-way hunters (Huntress/Huntsman,
 /// Hawkress/Hawksman).
@@ -138,6 +154,8 @@ enum Term {
     PassedPawns,
     /// The King's file, its Pawn shield and the open lines toward it.
     KingShelter,
+    /// The attack on the King: the danger from attack units and the
+    /// attackers' places (`enemy_king_offset`).
     KingDanger,
     Tempo,
 }
@@ -241,6 +259,13 @@ pub struct EvalParams {
     /// a count need not lie on the line (fitted values: a shut-in Knight
     /// loses more in the endgame). FIDE orientation only, like `king_file`.
     pub mobility_table: [MobilityTable; MOBILITY_KIND_COUNT],
+    /// Per plain kind Pawn to Queen ([`OFFSET_KINDS`]), by where the piece
+    /// stands from the enemy King, `[mg/eg][row][file distance]`: the
+    /// row is the rank difference along the piece's forward direction
+    /// (see [`OFFSET_ROWS`]). Pieces and Pawns close to the enemy King
+    /// attack it; the worth of each place is learned rather than counted in
+    /// attacked zone squares. FIDE orientation only, like `king_file`.
+    pub enemy_king_offset: [KingOffsetTable; OFFSET_KIND_COUNT],
     /// Per kind, attack units per attacked square of the enemy king zone.
     pub king_attack_weight: [i32; KIND_COUNT],
     /// Danger is applied only with at least this many non-Pawn attackers.
@@ -353,6 +378,21 @@ impl ParamSet for EvalParams {
                     &format!("mobility_table.{}.{phase}", KIND_NAMES[kind]),
                     counts,
                 );
+            }
+        }
+        v.section(
+            "Plain kinds by rank difference to the enemy King (-7 short of it .. +1 beyond), file distance 0..7 per row; FIDE orientation.",
+        );
+        for (kind, table) in OFFSET_KINDS.zip(self.enemy_king_offset.iter_mut()) {
+            for (phase, rows) in ["mg", "eg"].iter().zip(table.iter_mut()) {
+                for (row, dists) in rows.iter_mut().enumerate() {
+                    let ranks = row as i32 + OFFSET_MAX_BEYOND + 1 - OFFSET_ROWS as i32;
+                    let name = format!(
+                        "enemy_king_offset.{}.{phase}.rank{ranks:+}",
+                        KIND_NAMES[kind]
+                    );
+                    v.param(&name, dists);
+                }
             }
         }
         v.section(
@@ -696,6 +736,11 @@ fn add_terms<F: Flavor, S: TermSink>(pos: &Position<F>, p: &EvalParams, sink: &m
     let mut phase = 0i32;
     let mut slide_dirs = [0u8; 2];
     let mut maps = [AttackMaps::default(), AttackMaps::default()];
+    // Each colour's view of the enemy King's advance (`enemy_king_offset`).
+    let enemy_king_advance = [
+        g.advance[0][pos.king[1] as usize] as i32,
+        g.advance[1][pos.king[0] as usize] as i32,
+    ];
 
     for c in 0..2 {
         let them = c ^ 1;
@@ -716,12 +761,13 @@ fn add_terms<F: Flavor, S: TermSink>(pos: &Position<F>, p: &EvalParams, sink: &m
                 p.material[kind]
             };
             let (adv, cen) = (p.advance[kind], p.centrality[kind]);
-            let (square_table, mobility_table) = match F::CORNER {
+            let (square_table, mobility_table, offset_table) = match F::CORNER {
                 false => (
                     p.piece_square.get(kind.wrapping_sub(KNIGHT)),
                     p.mobility_table.get(kind.wrapping_sub(KNIGHT)),
+                    p.enemy_king_offset.get(kind),
                 ),
-                true => (None, None),
+                true => (None, None, None),
             };
             sink.add(Term::Material, c, mat[0] * n, mat[1] * n);
             let on_outposts = (bb & outposts).count_ones() as i32;
@@ -750,6 +796,12 @@ fn add_terms<F: Flavor, S: TermSink>(pos: &Position<F>, p: &EvalParams, sink: &m
                     sq_eg += eg[rank][file];
                 }
                 sink.add(Term::Squares, c, sq_mg, sq_eg);
+                if let Some([mg, eg]) = offset_table {
+                    let ahead = (a - enemy_king_advance[c]).min(OFFSET_MAX_BEYOND);
+                    let row = (ahead + OFFSET_ROWS as i32 - 1 - OFFSET_MAX_BEYOND) as usize;
+                    let dist = file_of(s).abs_diff(file_of(pos.king[them])) as usize;
+                    sink.add(Term::KingDanger, c, mg[row][dist], eg[row][dist]);
+                }
                 if mobile {
                     let mut att = t.steps[c][kind][si];
                     let (rr, br) = (t.rook_rays[c][kind][si], t.bishop_rays[c][kind][si]);
@@ -1294,6 +1346,38 @@ mod tests {
         assert_eq!(fide_change(&p, white_castled), -20);
         assert_eq!(fide_change(&p, both_castled), 0);
         p.piece_square = [[[[25; 8]; 8]; 2]; SQUARE_KIND_COUNT];
+        assert!(corner_unchanged(&p));
+    }
+
+    /// A piece's `enemy_king_offset` entry is read by its kind, its rank
+    /// difference to the enemy King along its own forward direction and
+    /// the file distance, for both colours; rows past the last count as
+    /// the last; the corner orientation has no such term.
+    #[test]
+    fn enemy_king_offset_reads_rank_difference_and_file_distance() {
+        let mut p = default_params().clone();
+        // A Knight three ranks short of the enemy King, two files away.
+        let short_by_three = (OFFSET_ROWS as i32 - 1 - OFFSET_MAX_BEYOND - 3) as usize;
+        p.enemy_king_offset[KNIGHT - PAWN][0][short_by_three][2] += 30;
+        let start = "whnqkanu/pppppppp/8/8/8/8/PPPPPPPP/WHNQKANU w KQkq - 0 1";
+        let white_ng5 = "whnqkanu/pppppppp/8/6N1/8/8/PPPPPPPP/WH1QKANU b KQkq - 0 1";
+        let black_ng4 = "wh1qkanu/pppppppp/8/8/6n1/8/PPPPPPPP/WHNQKANU w KQkq - 0 1";
+        let white_nc5 = "whnqkanu/pppppppp/8/2N5/8/8/PPPPPPPP/WH1QKANU b KQkq - 0 1";
+        let white_nf5 = "whnqkanu/pppppppp/8/5N2/8/8/PPPPPPPP/WH1QKANU b KQkq - 0 1";
+        assert_eq!(fide_change(&p, start), 0);
+        assert_eq!(fide_change(&p, white_ng5), -30);
+        assert_eq!(fide_change(&p, black_ng4), -30);
+        // The same distance on the other wing; one file nearer is another entry.
+        assert_eq!(fide_change(&p, white_nc5), -30);
+        assert_eq!(fide_change(&p, white_nf5), 0);
+        // Four ranks beyond a King that walked up reads the last row.
+        let mut q = default_params().clone();
+        q.enemy_king_offset[QUEEN - PAWN][0][OFFSET_ROWS - 1][1] += 30;
+        let short = "whnq1anu/pppppppp/8/8/4k3/8/PPPQPPPP/WHN1KANU w - - 0 1";
+        let far_beyond = "whnQ1anu/pppppppp/2q5/8/4k3/8/PPPPPPPP/WHN1KANU w - - 0 1";
+        assert_eq!(fide_change(&q, short), 0);
+        assert_eq!(fide_change(&q, far_beyond), 30);
+        p.enemy_king_offset = [[[[25; 8]; OFFSET_ROWS]; 2]; OFFSET_KIND_COUNT];
         assert!(corner_unchanged(&p));
     }
 
