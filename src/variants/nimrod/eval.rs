@@ -89,6 +89,17 @@ pub const OFFSET_MAX_BEYOND: i32 = 1;
 /// An `enemy_king_offset` table, `[mg/eg][row][file distance 0..=7]`.
 pub type KingOffsetTable = [[[i32; 8]; OFFSET_ROWS]; 2];
 
+/// The `enemy_king_offset` row of a piece this many ranks ahead of the
+/// enemy King along its own forward direction (negative: short of it).
+const fn offset_row(ranks_ahead: i32) -> usize {
+    let ahead = if ranks_ahead > OFFSET_MAX_BEYOND {
+        OFFSET_MAX_BEYOND
+    } else {
+        ranks_ahead
+    };
+    (ahead + OFFSET_ROWS as i32 - 1 - OFFSET_MAX_BEYOND) as usize
+}
+
 /// Names of the kinds in the params file, in kind order (see `pieces.rs`).
 /// `hunter5`/`hawker5` are the 5-way hunters (Huntress/Huntsman,
 /// Hawkress/Hawksman).
@@ -797,8 +808,7 @@ fn add_terms<F: Flavor, S: TermSink>(pos: &Position<F>, p: &EvalParams, sink: &m
                 }
                 sink.add(Term::Squares, c, sq_mg, sq_eg);
                 if let Some([mg, eg]) = offset_table {
-                    let ahead = (a - enemy_king_advance[c]).min(OFFSET_MAX_BEYOND);
-                    let row = (ahead + OFFSET_ROWS as i32 - 1 - OFFSET_MAX_BEYOND) as usize;
+                    let row = offset_row(a - enemy_king_advance[c]);
                     let dist = file_of(s).abs_diff(file_of(pos.king[them])) as usize;
                     sink.add(Term::KingDanger, c, mg[row][dist], eg[row][dist]);
                 }
@@ -1357,8 +1367,7 @@ mod tests {
     fn enemy_king_offset_reads_rank_difference_and_file_distance() {
         let mut p = default_params().clone();
         // A Knight three ranks short of the enemy King, two files away.
-        let short_by_three = (OFFSET_ROWS as i32 - 1 - OFFSET_MAX_BEYOND - 3) as usize;
-        p.enemy_king_offset[KNIGHT - PAWN][0][short_by_three][2] += 30;
+        p.enemy_king_offset[KNIGHT - PAWN][0][offset_row(-3)][2] += 30;
         let start = "whnqkanu/pppppppp/8/8/8/8/PPPPPPPP/WHNQKANU w KQkq - 0 1";
         let white_ng5 = "whnqkanu/pppppppp/8/6N1/8/8/PPPPPPPP/WH1QKANU b KQkq - 0 1";
         let black_ng4 = "wh1qkanu/pppppppp/8/8/6n1/8/PPPPPPPP/WHNQKANU w KQkq - 0 1";
@@ -1372,7 +1381,8 @@ mod tests {
         assert_eq!(fide_change(&p, white_nf5), 0);
         // Four ranks beyond a King that walked up reads the last row.
         let mut q = default_params().clone();
-        q.enemy_king_offset[QUEEN - PAWN][0][OFFSET_ROWS - 1][1] += 30;
+        assert_eq!(offset_row(4), OFFSET_ROWS - 1);
+        q.enemy_king_offset[QUEEN - PAWN][0][offset_row(4)][1] += 30;
         let short = "whnq1anu/pppppppp/8/8/4k3/8/PPPQPPPP/WHN1KANU w - - 0 1";
         let far_beyond = "whnQ1anu/pppppppp/2q5/8/4k3/8/PPPPPPPP/WHN1KANU w - - 0 1";
         assert_eq!(fide_change(&q, short), 0);
