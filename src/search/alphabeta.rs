@@ -443,6 +443,7 @@ impl<'a, G: Game> Worker<'a, G> {
                 config.move_overhead,
                 params,
                 G::CLOCK_MOVES,
+                time::moves_played(root),
             ),
             history: root.history.clone(),
             history_sum: HistorySum::of(&root.history),

@@ -1005,6 +1005,7 @@ fn run<G: Game>(
         config.move_overhead,
         &config.params,
         G::CLOCK_MOVES,
+        time::moves_played(state),
     );
     let threads = config.threads.clamp(1, super::MAX_THREADS);
     std::thread::scope(|scope| {

@@ -202,6 +202,13 @@ pub struct SearchParams {
     /// remain: the soft budget is the remaining time over this, plus most
     /// of the increment. 0: the game's own plan (`Game::CLOCK_MOVES`).
     pub tm_moves_to_go: i32,
+    /// The plan shortens by this many hundredths of a move for each move
+    /// the side has played since the game's first position, so that the
+    /// base time is spent while the game is decided and the end lives on the
+    /// increment; 0 keeps the plan fixed.
+    pub tm_plan_drop_x100: i32,
+    /// The plan never falls below this many moves.
+    pub tm_moves_to_go_min: i32,
     /// No iteration starts past this share of the soft budget, hundredths
     /// (it would not finish).
     pub tm_iteration_start_x100: i32,
@@ -307,6 +314,8 @@ pub const DEFAULT_PARAMS: SearchParams = SearchParams {
     qsearch_max_depth: 16,
     qsearch_max_moves: 3,
     tm_moves_to_go: 0,
+    tm_plan_drop_x100: 0,
+    tm_moves_to_go_min: 8,
     tm_iteration_start_x100: 60,
     tm_instability_x100: 100,
     tm_score_drop_x100: 100,
@@ -417,6 +426,8 @@ specs! {
     qsearch_max_depth: 1, 100;
     qsearch_max_moves: 1, 1000;
     tm_moves_to_go: 0, 50;
+    tm_plan_drop_x100: 0, 200;
+    tm_moves_to_go_min: 1, 50;
     tm_iteration_start_x100: 10, 100;
     tm_instability_x100: 0, 1000;
     tm_score_drop_x100: 0, 1000;

@@ -71,13 +71,15 @@ pub struct Budget {
 }
 
 /// The budget for this move, or `None` when only depth/nodes/stop end it.
-/// `clock_moves` is the game's plan ([`crate::game::Game::CLOCK_MOVES`]).
+/// `clock_moves` is the game's plan ([`crate::game::Game::CLOCK_MOVES`]);
+/// `moves_played` counts the side's moves since the game's first position.
 pub fn budget(
     limits: &Limits,
     side: Color,
     move_overhead: Duration,
     params: &SearchParams,
     clock_moves: u32,
+    moves_played: u32,
 ) -> Option<Budget> {
     if let Some(ms) = limits.movetime {
         let t = Duration::from_millis(ms)
@@ -97,10 +99,7 @@ pub fn budget(
     let moves_to_go = limits
         .movestogo
         .map(u64::from)
-        .unwrap_or(match params.tm_moves_to_go {
-            0 => clock_moves as u64,
-            planned => planned as u64,
-        })
+        .unwrap_or_else(|| planned_moves(params, clock_moves, moves_played))
         .clamp(1, MAX_MOVES_TO_GO);
     let mut soft = remaining / moves_to_go as u32 + inc.mul_f64(INCREMENT_SHARE);
     let hard_cap = if moves_to_go == 1 {
@@ -120,6 +119,26 @@ pub fn budget(
     })
 }
 
+/// The side to move's moves since the game's first position, as the
+/// history of positions before the root counts them (a host that sends
+/// only the current position gets the plan of a game's first move).
+pub fn moves_played<G: crate::game::Game>(root: &crate::game::GameState<G>) -> u32 {
+    (root.history.len() / 2).try_into().unwrap_or(u32::MAX)
+}
+
+/// The moves the clock is planned for without `movestogo`: the plan
+/// (`tm_moves_to_go`, or the game's), shortened by `tm_plan_drop_x100`
+/// hundredths for each move played, never below `tm_moves_to_go_min`.
+fn planned_moves(params: &SearchParams, clock_moves: u32, moves_played: u32) -> u64 {
+    let plan = match params.tm_moves_to_go {
+        0 => clock_moves as i64,
+        planned => planned as i64,
+    };
+    let drop = moves_played as i64 * params.tm_plan_drop_x100 as i64 / 100;
+    let floor = (params.tm_moves_to_go_min as i64).min(plan);
+    (plan - drop).max(floor).max(1) as u64
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -136,6 +155,7 @@ mod tests {
             Duration::from_millis(30),
             &SearchParams::default(),
             30,
+            0,
         )
         .unwrap();
         assert_eq!(b.soft, Duration::from_millis(970));
@@ -157,6 +177,7 @@ mod tests {
                 Duration::from_millis(10),
                 &SearchParams::default(),
                 30,
+                0,
             )
             .unwrap();
             assert!(b.hard.as_millis() as u64 <= left.max(2), "{left}: {b:?}");
@@ -209,9 +230,16 @@ mod tests {
                 tm_moves_to_go: moves_to_go,
                 ..SearchParams::default()
             };
-            budget(&limits, Color::White, Duration::ZERO, &params, clock_moves)
-                .unwrap()
-                .soft
+            budget(
+                &limits,
+                Color::White,
+                Duration::ZERO,
+                &params,
+                clock_moves,
+                0,
+            )
+            .unwrap()
+            .soft
         };
         // 5000 / 30 + 0.75 * 50 ms, and 5000 / 20 + 37.5 ms.
         assert_eq!(soft_for(30, 20).as_micros(), 204_166);
@@ -230,9 +258,52 @@ mod tests {
             Duration::ZERO,
             &SearchParams::default(),
             20,
+            0,
         )
         .unwrap();
         assert_eq!(b.soft.as_micros(), 537_500);
+    }
+
+    #[test]
+    fn a_dropping_plan_spends_more_as_the_game_goes_on() {
+        let limits = Limits {
+            time: [Some(5000), Some(5000)],
+            inc: [50, 50],
+            ..Limits::default()
+        };
+        let params = SearchParams {
+            tm_plan_drop_x100: 40,
+            tm_moves_to_go_min: 6,
+            ..SearchParams::default()
+        };
+        let soft_after = |moves_played, params: &SearchParams| {
+            budget(
+                &limits,
+                Color::White,
+                Duration::ZERO,
+                params,
+                20,
+                moves_played,
+            )
+            .unwrap()
+            .soft
+            .as_micros()
+        };
+        // 20 moves at first, 20 - 0.4 * 10 = 16 after ten, the floor of 6
+        // from move 35 on: 5000 / N + 37.5 ms.
+        assert_eq!(soft_after(0, &params), 287_500);
+        assert_eq!(soft_after(10, &params), 350_000);
+        assert_eq!(soft_after(35, &params), soft_after(80, &params));
+        assert_eq!(soft_after(80, &params), 870_833);
+        // The default keeps the plan fixed.
+        let fixed = SearchParams::default();
+        assert_eq!(soft_after(0, &fixed), soft_after(80, &fixed));
+        // A floor above the plan leaves the plan as it is.
+        let high_floor = SearchParams {
+            tm_moves_to_go_min: 30,
+            ..params
+        };
+        assert_eq!(soft_after(0, &high_floor), 287_500);
     }
 
     #[test]
@@ -243,7 +314,8 @@ mod tests {
                 Color::White,
                 Duration::ZERO,
                 &SearchParams::default(),
-                30
+                30,
+                0
             )
             .is_none()
         );
