@@ -100,6 +100,22 @@ const fn offset_row(ranks_ahead: i32) -> usize {
     (ahead + OFFSET_ROWS as i32 - 1 - OFFSET_MAX_BEYOND) as usize
 }
 
+/// The first row of an `own_king_offset` table counts pieces this many ranks
+/// behind their own King, or more (the rows run to seven ranks ahead, the
+/// same nine rows as [`OFFSET_ROWS`]).
+pub const OWN_OFFSET_MAX_BEHIND: i32 = 1;
+
+/// The `own_king_offset` row of a piece this many ranks ahead of its own
+/// King along its forward direction (negative: behind it).
+const fn own_offset_row(ranks_ahead: i32) -> usize {
+    let ahead = if ranks_ahead < -OWN_OFFSET_MAX_BEHIND {
+        -OWN_OFFSET_MAX_BEHIND
+    } else {
+        ranks_ahead
+    };
+    (ahead + OWN_OFFSET_MAX_BEHIND) as usize
+}
+
 /// Names of the kinds in the params file, in kind order (see `pieces.rs`).
 /// `hunter5`/`hawker5` are the 5-way hunters (Huntress/Huntsman,
 /// Hawkress/Hawksman).
@@ -277,6 +293,12 @@ pub struct EvalParams {
     /// attack it; the worth of each place is learned rather than counted in
     /// attacked zone squares. FIDE orientation only, like `king_file`.
     pub enemy_king_offset: [KingOffsetTable; OFFSET_KIND_COUNT],
+    /// Per plain kind Pawn to Queen, by where the piece stands from its own
+    /// King, `[mg/eg][row][file distance]`: the row is the rank difference
+    /// along the piece's forward direction (see [`own_offset_row`]). Pawns
+    /// and pieces in front of their King shelter it; the worth of each place
+    /// is learned. FIDE orientation only, like `king_file`.
+    pub own_king_offset: [KingOffsetTable; OFFSET_KIND_COUNT],
     /// Per kind, attack units per attacked square of the enemy king zone.
     pub king_attack_weight: [i32; KIND_COUNT],
     /// Danger is applied only with at least this many non-Pawn attackers.
@@ -402,6 +424,19 @@ impl ParamSet for EvalParams {
                         "enemy_king_offset.{}.{phase}.rank{ranks:+}",
                         KIND_NAMES[kind]
                     );
+                    v.param(&name, dists);
+                }
+            }
+        }
+        v.section(
+            "Plain kinds by rank difference to their own King (-1 or more behind it .. +7 ahead), file distance 0..7 per row; FIDE orientation.",
+        );
+        for (kind, table) in OFFSET_KINDS.zip(self.own_king_offset.iter_mut()) {
+            for (phase, rows) in ["mg", "eg"].iter().zip(table.iter_mut()) {
+                for (row, dists) in rows.iter_mut().enumerate() {
+                    let ranks = row as i32 - OWN_OFFSET_MAX_BEHIND;
+                    let name =
+                        format!("own_king_offset.{}.{phase}.rank{ranks:+}", KIND_NAMES[kind]);
                     v.param(&name, dists);
                 }
             }
@@ -752,6 +787,11 @@ fn add_terms<F: Flavor, S: TermSink>(pos: &Position<F>, p: &EvalParams, sink: &m
         g.advance[0][pos.king[1] as usize] as i32,
         g.advance[1][pos.king[0] as usize] as i32,
     ];
+    // Each colour's view of its own King's advance (`own_king_offset`).
+    let own_king_advance = [
+        g.advance[0][pos.king[0] as usize] as i32,
+        g.advance[1][pos.king[1] as usize] as i32,
+    ];
 
     for c in 0..2 {
         let them = c ^ 1;
@@ -772,11 +812,13 @@ fn add_terms<F: Flavor, S: TermSink>(pos: &Position<F>, p: &EvalParams, sink: &m
                 p.material[kind]
             };
             let (adv, cen) = (p.advance[kind], p.centrality[kind]);
-            let (square_table, mobility_table, offset_table) = match F::CORNER {
+            let (square_table, mobility_table, offset_tables) = match F::CORNER {
                 false => (
                     p.piece_square.get(kind.wrapping_sub(KNIGHT)),
                     p.mobility_table.get(kind.wrapping_sub(KNIGHT)),
-                    p.enemy_king_offset.get(kind),
+                    p.enemy_king_offset
+                        .get(kind)
+                        .zip(p.own_king_offset.get(kind)),
                 ),
                 true => (None, None, None),
             };
@@ -807,10 +849,13 @@ fn add_terms<F: Flavor, S: TermSink>(pos: &Position<F>, p: &EvalParams, sink: &m
                     sq_eg += eg[rank][file];
                 }
                 sink.add(Term::Squares, c, sq_mg, sq_eg);
-                if let Some([mg, eg]) = offset_table {
+                if let Some(([mg, eg], [own_mg, own_eg])) = offset_tables {
                     let row = offset_row(a - enemy_king_advance[c]);
                     let dist = file_of(s).abs_diff(file_of(pos.king[them])) as usize;
                     sink.add(Term::KingDanger, c, mg[row][dist], eg[row][dist]);
+                    let row = own_offset_row(a - own_king_advance[c]);
+                    let dist = file_of(s).abs_diff(file_of(pos.king[c])) as usize;
+                    sink.add(Term::KingShelter, c, own_mg[row][dist], own_eg[row][dist]);
                 }
                 if mobile {
                     let mut att = t.steps[c][kind][si];
@@ -1388,6 +1433,36 @@ mod tests {
         assert_eq!(fide_change(&q, short), 0);
         assert_eq!(fide_change(&q, far_beyond), 30);
         p.enemy_king_offset = [[[[25; 8]; OFFSET_ROWS]; 2]; OFFSET_KIND_COUNT];
+        assert!(corner_unchanged(&p));
+    }
+
+    /// A piece's `own_king_offset` entry is read by its kind, its rank
+    /// difference to its own King along its forward direction and the file
+    /// distance, for both colours; rows before the first count as the
+    /// first; the corner orientation has no such term.
+    #[test]
+    fn own_king_offset_reads_rank_difference_and_file_distance() {
+        let mut p = default_params().clone();
+        // A Knight two ranks in front of its own King, on the King's file.
+        p.own_king_offset[KNIGHT - PAWN][0][own_offset_row(2)][0] += 30;
+        let start = "whnqkanu/pppppppp/8/8/8/8/PPPPPPPP/WHNQKANU w KQkq - 0 1";
+        let white_ne3 = "whnqkanu/pppppppp/8/8/8/4N3/PPPPPPPP/WHNQKA1U b KQkq - 0 1";
+        let black_ne6 = "whnqka1u/pppppppp/4n3/8/8/8/PPPPPPPP/WHNQKANU w KQkq - 0 1";
+        let white_nd3 = "whnqkanu/pppppppp/8/8/8/3N4/PPPPPPPP/WHNQKA1U b KQkq - 0 1";
+        assert_eq!(fide_change(&p, start), 0);
+        assert_eq!(fide_change(&p, white_ne3), -30);
+        assert_eq!(fide_change(&p, black_ne6), -30);
+        // One file away is another entry.
+        assert_eq!(fide_change(&p, white_nd3), 0);
+        // Two ranks behind a King that walked up reads the first row.
+        let mut q = default_params().clone();
+        assert_eq!(own_offset_row(-2), 0);
+        q.own_king_offset[QUEEN - PAWN][0][own_offset_row(-1)][1] += 30;
+        let beside = "whnqkanu/pppppppp/8/8/8/3QK3/PPPPPPPP/WHN2ANU w - - 0 1";
+        let far_behind = "whnqkanu/pppppppp/8/8/8/4K3/PPPPPPPP/WHNQ1ANU w - - 0 1";
+        assert_eq!(fide_change(&q, beside), 0);
+        assert_eq!(fide_change(&q, far_behind), 30);
+        p.own_king_offset = [[[[25; 8]; OFFSET_ROWS]; 2]; OFFSET_KIND_COUNT];
         assert!(corner_unchanged(&p));
     }
 
