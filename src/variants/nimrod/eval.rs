@@ -116,6 +116,26 @@ const fn own_offset_row(ranks_ahead: i32) -> usize {
     (ahead + OWN_OFFSET_MAX_BEHIND) as usize
 }
 
+/// Names a family of King offset tables for the params file: one line of
+/// file distances per kind, phase and row, the row called by its rank
+/// difference (`first_rank` for row 0).
+fn visit_offset_tables(
+    v: &mut Visitor<'_>,
+    family: &str,
+    first_rank: i32,
+    tables: &mut [KingOffsetTable; OFFSET_KIND_COUNT],
+) {
+    for (kind, table) in OFFSET_KINDS.zip(tables.iter_mut()) {
+        for (phase, rows) in ["mg", "eg"].iter().zip(table.iter_mut()) {
+            for (row, dists) in rows.iter_mut().enumerate() {
+                let ranks = first_rank + row as i32;
+                let name = format!("{family}.{}.{phase}.rank{ranks:+}", KIND_NAMES[kind]);
+                v.param(&name, dists);
+            }
+        }
+    }
+}
+
 /// Names of the kinds in the params file, in kind order (see `pieces.rs`).
 /// `hunter5`/`hawker5` are the 5-way hunters (Huntress/Huntsman,
 /// Hawkress/Hawksman).
@@ -416,31 +436,18 @@ impl ParamSet for EvalParams {
         v.section(
             "Plain kinds by rank difference to the enemy King (-7 short of it .. +1 beyond), file distance 0..7 per row; FIDE orientation.",
         );
-        for (kind, table) in OFFSET_KINDS.zip(self.enemy_king_offset.iter_mut()) {
-            for (phase, rows) in ["mg", "eg"].iter().zip(table.iter_mut()) {
-                for (row, dists) in rows.iter_mut().enumerate() {
-                    let ranks = row as i32 + OFFSET_MAX_BEYOND + 1 - OFFSET_ROWS as i32;
-                    let name = format!(
-                        "enemy_king_offset.{}.{phase}.rank{ranks:+}",
-                        KIND_NAMES[kind]
-                    );
-                    v.param(&name, dists);
-                }
-            }
-        }
+        let first_rank = OFFSET_MAX_BEYOND + 1 - OFFSET_ROWS as i32;
+        visit_offset_tables(
+            v,
+            "enemy_king_offset",
+            first_rank,
+            &mut self.enemy_king_offset,
+        );
         v.section(
             "Plain kinds by rank difference to their own King (-1 or more behind it .. +7 ahead), file distance 0..7 per row; FIDE orientation.",
         );
-        for (kind, table) in OFFSET_KINDS.zip(self.own_king_offset.iter_mut()) {
-            for (phase, rows) in ["mg", "eg"].iter().zip(table.iter_mut()) {
-                for (row, dists) in rows.iter_mut().enumerate() {
-                    let ranks = row as i32 - OWN_OFFSET_MAX_BEHIND;
-                    let name =
-                        format!("own_king_offset.{}.{phase}.rank{ranks:+}", KIND_NAMES[kind]);
-                    v.param(&name, dists);
-                }
-            }
-        }
+        let first_rank = -OWN_OFFSET_MAX_BEHIND;
+        visit_offset_tables(v, "own_king_offset", first_rank, &mut self.own_king_offset);
         v.section(
             "King safety: attack units per zone square attacked; danger = min(units^2/div, cap).",
         )
