@@ -10,7 +10,9 @@
 //!   read (for failure messages) and quits the engine when dropped; each
 //!   test file adds its own constructors and `go` in an `impl Engine`
 //!   block of its own;
-//! - [`timing`]: a lock for tests that measure time;
+//! - [`HANG_GUARD`]: how long to wait for a reply before calling the
+//!   engine stuck;
+//! - [`timing`]: a lock for tests that run time-limited searches;
 //! - [`field`], [`position_command`]: small protocol text helpers;
 //! - the variant lists and start positions the tests check against.
 
@@ -52,8 +54,12 @@ pub const CORNER_START: &str = "kynhp3/qppp4/mp6/ap5P/np4PH/p5PN/3PPPPY/2PNAMQK 
 #[allow(dead_code)]
 pub const REPLY_TIMEOUT: Duration = Duration::from_secs(60);
 
-/// Tests that measure time run one at a time (within a test file), so that
-/// they do not compete with each other for the CPU.
+/// Hang guard, not a latency bound: the wait for a prompt reply (timed searches: budget + this).
+#[allow(dead_code)]
+pub const HANG_GUARD: Duration = Duration::from_secs(10);
+
+/// Tests that run time-limited searches run one at a time (within a test
+/// file), so that they do not compete with each other for the CPU.
 #[allow(dead_code)]
 static TIMING: Mutex<()> = Mutex::new(());
 
