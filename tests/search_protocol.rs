@@ -231,11 +231,9 @@ fn infinite_search_answers_isready_and_ends_on_stop() {
         e.send("position startpos");
         e.send("go infinite");
         // Let it search for a while: no bestmove without `stop`.
-        let early = e.quiet_for(Duration::from_millis(300));
-        assert!(
-            !early.iter().any(|l| l.starts_with("bestmove")),
-            "{v}: bestmove during go infinite\n{}",
-            e.tail()
+        e.assert_no_bestmove_for(
+            Duration::from_millis(300),
+            &format!("{v}: bestmove during go infinite"),
         );
         e.send("isready");
         let (lines, _) = e.until(HANG_GUARD, |l| l == "readyok");
@@ -270,11 +268,9 @@ fn ponder_then_ponderhit_gives_bestmove() {
         e.send(&position_command(&moves));
         let legal = e.legal_moves();
         e.send("go ponder wtime 1000 btime 1000 winc 10 binc 10");
-        let early = e.quiet_for(Duration::from_millis(300));
-        assert!(
-            !early.iter().any(|l| l.starts_with("bestmove")),
-            "{v}: bestmove before ponderhit\n{}",
-            e.tail()
+        e.assert_no_bestmove_for(
+            Duration::from_millis(300),
+            &format!("{v}: bestmove before ponderhit"),
         );
         let sent = e.send("ponderhit");
         let limit = hard_limit(1000.0, 10.0);
@@ -283,11 +279,9 @@ fn ponder_then_ponderhit_gives_bestmove() {
         assert!(legal.contains(&search.best), "{v}: {}", e.tail());
         // `go ponder` ended by `stop` (the opponent played another move).
         e.send("go ponder wtime 1000 btime 1000");
-        let early = e.quiet_for(Duration::from_millis(100));
-        assert!(
-            !early.iter().any(|l| l.starts_with("bestmove")),
-            "{v}: bestmove before stop while pondering\n{}",
-            e.tail()
+        e.assert_no_bestmove_for(
+            Duration::from_millis(100),
+            &format!("{v}: bestmove before stop while pondering"),
         );
         e.send("stop");
         let (lines, _) = e.until(HANG_GUARD, |l| l.starts_with("bestmove"));
@@ -298,6 +292,17 @@ fn ponder_then_ponderhit_gives_bestmove() {
 }
 
 impl Engine {
+    /// Nothing may end the search during `wait` (load can only delay a
+    /// bestmove, so this cannot fail on a slow machine).
+    fn assert_no_bestmove_for(&mut self, wait: Duration, context: &str) {
+        let early = self.quiet_for(wait);
+        assert!(
+            !early.iter().any(|l| l.starts_with("bestmove")),
+            "{context}\n{}",
+            self.tail()
+        );
+    }
+
     fn legal_moves_after(&mut self, moves: &[String]) -> Vec<String> {
         self.send(&position_command(moves));
         self.legal_moves()
@@ -418,11 +423,9 @@ fn no_legal_move_gives_bestmove_none() {
         }
         // `go infinite` with no legal move still waits for `stop`.
         e.send("go infinite");
-        let early = e.quiet_for(Duration::from_millis(100));
-        assert!(
-            !early.iter().any(|l| l.starts_with("bestmove")),
-            "{v}: bestmove before stop in go infinite\n{}",
-            e.tail()
+        e.assert_no_bestmove_for(
+            Duration::from_millis(100),
+            &format!("{v}: bestmove before stop in go infinite"),
         );
         e.send("stop");
         let (lines, _) = e.until(HANG_GUARD, |l| l.starts_with("bestmove"));
