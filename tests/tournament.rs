@@ -6,6 +6,16 @@ use std::process::Command;
 
 const GHAST: &str = env!("CARGO_BIN_EXE_ghast");
 
+/// A Nimrod match between two built-in ghast players.
+const TWO_NIMROD_GHASTS: [&str; 6] = [
+    "--variant",
+    "nimrod",
+    "--engine",
+    "name=a",
+    "--engine",
+    "name=b",
+];
+
 fn temp_dir(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("ghast-test-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
@@ -168,13 +178,8 @@ fn node_limited_matches_are_reproducible_and_shards_merge() {
     let run = |name: &str, extra: &[&str]| -> (String, PathBuf) {
         let pgn = dir.join(format!("{name}.pgn"));
         let results = dir.join(format!("{name}.json"));
-        let mut args = vec![
-            "--variant",
-            "nimrod",
-            "--engine",
-            "name=a",
-            "--engine",
-            "name=b",
+        let mut args = TWO_NIMROD_GHASTS.to_vec();
+        args.extend([
             "--games",
             "2",
             "--rounds",
@@ -186,7 +191,7 @@ fn node_limited_matches_are_reproducible_and_shards_merge() {
             "--seed",
             "7",
             "--quiet",
-        ];
+        ]);
         let pgn_s = pgn.to_str().unwrap().to_string();
         let res_s = results.to_str().unwrap().to_string();
         args.extend(["--pgnout", &pgn_s, "--results", &res_s]);
@@ -231,21 +236,21 @@ fn node_limited_matches_are_reproducible_and_shards_merge() {
 fn sprt_and_bad_arguments() {
     let dir = temp_dir("sprt");
     let results = dir.join("r.json");
-    let (ok, stdout, stderr) = ghast_match(&[
-        "--variant",
-        "nimrod",
-        "--engine",
-        "name=a",
-        "--engine",
-        "name=b",
-        "--tc",
-        "depth=2",
-        "--sprt",
-        "elo0=0 elo1=5 alpha=0.05 beta=0.05",
-        "--results",
-        results.to_str().unwrap(),
-        "--quiet",
-    ]);
+    let (ok, stdout, stderr) = ghast_match(
+        &[
+            TWO_NIMROD_GHASTS.as_slice(),
+            &[
+                "--tc",
+                "depth=2",
+                "--sprt",
+                "elo0=0 elo1=5 alpha=0.05 beta=0.05",
+                "--results",
+                results.to_str().unwrap(),
+                "--quiet",
+            ],
+        ]
+        .concat(),
+    );
     assert!(ok, "{stderr}");
     assert!(stdout.contains("LLR:"), "{stdout}");
     let r = json(&results);
@@ -397,4 +402,49 @@ fn match_games_become_tuning_data() {
     let (ok, _, stderr) = pgn2data(&[&label_a[..], &["--out", &bad_data, &bad_pgn]].concat());
     assert!(!ok && stderr.contains("error"), "{stderr}");
     assert!(!stderr.contains("Traceback"), "{stderr}");
+}
+
+#[test]
+fn a_stopped_match_leaves_the_results_of_its_finished_games() {
+    use std::io::{BufRead, BufReader};
+    let dir = temp_dir("stopped");
+    let results = dir.join("r.json");
+    let mut child = Command::new(GHAST)
+        .arg("match")
+        .args(TWO_NIMROD_GHASTS)
+        .args([
+            "--tc",
+            "nodes=2000",
+            "--rounds",
+            "500",
+            "--concurrency",
+            "1",
+            "--results",
+        ])
+        .arg(&results)
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("the match starts");
+    let stderr = BufReader::new(child.stderr.take().unwrap());
+    // The progress line of a game comes after its results are written.
+    let mut finished = 0;
+    for line in stderr.lines() {
+        if line.unwrap().starts_with('[') {
+            finished += 1;
+            if finished == 2 {
+                break;
+            }
+        }
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert_eq!(finished, 2, "the match stopped before two games");
+    let r = json(&results);
+    let games = r["games"].as_u64().unwrap();
+    assert!((2..500).contains(&games), "{r}");
+    let counted: u64 = ["wins", "draws", "losses"]
+        .iter()
+        .map(|k| r[k].as_u64().unwrap())
+        .sum();
+    assert_eq!(counted, games, "{r}");
 }

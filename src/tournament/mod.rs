@@ -513,6 +513,10 @@ pub fn run(config: &MatchConfig) -> Result<Results, String> {
                     .map_err(|e| format!("pgn: {e}"))?;
             }
             let results = totals.results(config);
+            // Written after every game, so that a stopped run can still be merged.
+            if let Some(path) = &config.results_out {
+                write_results(path, &results)?;
+            }
             if !config.quiet {
                 let s = stats::summarize(&totals.first);
                 eprintln!(
@@ -553,8 +557,7 @@ pub fn run(config: &MatchConfig) -> Result<Results, String> {
     })?;
     let results = totals.results(config);
     if let Some(path) = &config.results_out {
-        let text = serde_json::to_string_pretty(&results).map_err(|e| e.to_string())?;
-        std::fs::write(path, text + "\n").map_err(|e| format!("results {path}: {e}"))?;
+        write_results(path, &results)?;
     }
     if !config.quiet {
         eprintln!(
@@ -564,6 +567,15 @@ pub fn run(config: &MatchConfig) -> Result<Results, String> {
         );
     }
     Ok(results)
+}
+
+/// Replaces the results file whole: the new text goes to a sibling file
+/// first, so a run killed mid-write leaves the previous complete file.
+fn write_results(path: &str, results: &Results) -> Result<(), String> {
+    let text = serde_json::to_string_pretty(results).map_err(|e| e.to_string())?;
+    let partial = format!("{path}.partial");
+    std::fs::write(&partial, text + "\n").map_err(|e| format!("results {partial}: {e}"))?;
+    std::fs::rename(&partial, path).map_err(|e| format!("results {path}: {e}"))
 }
 
 /// Combines results files of shards of one run.
