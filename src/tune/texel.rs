@@ -143,11 +143,15 @@ struct Linear {
     curve: Vec<f32>,
 }
 
+/// Every position's evaluation at `flat` and its sparse central
+/// differences in the `active` weights; `log` gets a progress line every
+/// half minute of a long run.
 fn linearise<G: Tunable>(
     positions: &[G],
     base: &G::EvalParams,
     flat: &[i32],
     active: &[bool],
+    log: &mut dyn FnMut(&str),
 ) -> Vec<Linear> {
     let active_idx: Vec<usize> = (0..flat.len()).filter(|&j| active[j]).collect();
     let perturbed: Vec<(G::EvalParams, G::EvalParams)> = active_idx
@@ -164,29 +168,63 @@ fn linearise<G: Tunable>(
         })
         .collect();
     let at = G::params_from_flat(base, flat);
-    positions
-        .par_iter()
-        .map(|pos| {
-            let e0 = pos.white_eval(&at);
-            let mut idx = Vec::new();
-            let mut coef = Vec::new();
-            let mut curve = Vec::new();
-            for (k, (up, down)) in perturbed.iter().enumerate() {
-                let (u, d) = (pos.white_eval(up), pos.white_eval(down));
-                if u != d {
-                    idx.push(active_idx[k] as u32);
-                    coef.push((u - d) as f32 / 2.0);
-                    curve.push(((u - e0) - (e0 - d)).abs() as f32);
-                }
-            }
-            Linear {
-                base: e0 as f64,
-                idx,
-                coef,
-                curve,
-            }
-        })
-        .collect()
+    let started = std::time::Instant::now();
+    let mut last_line = started;
+    let mut lin = Vec::with_capacity(positions.len());
+    // In chunks, so that a long linearisation (an hour for a few thousand
+    // weights on a million positions) can say how far it is.
+    for chunk in positions.chunks(LINEARISE_CHUNK) {
+        lin.par_extend(
+            chunk
+                .par_iter()
+                .map(|pos| linear_of(pos, &at, &perturbed, &active_idx)),
+        );
+        if last_line.elapsed().as_secs() >= PROGRESS_LINE_SECS {
+            last_line = std::time::Instant::now();
+            let done = lin.len();
+            let left =
+                started.elapsed().as_secs_f64() * (positions.len() - done) as f64 / done as f64;
+            log(&format!(
+                "linearising in {} weights: {done} of {} positions, about {left:.0} s left",
+                active_idx.len(),
+                positions.len()
+            ));
+        }
+    }
+    lin
+}
+
+/// Positions linearised between two looks at the clock.
+const LINEARISE_CHUNK: usize = 16_384;
+/// Seconds between two progress lines of a long linearisation.
+const PROGRESS_LINE_SECS: u64 = 30;
+
+/// One position's evaluation and its central differences in the weights
+/// `active_idx` (perturbed up and down in `perturbed`), kept where nonzero.
+fn linear_of<G: Tunable>(
+    pos: &G,
+    at: &G::EvalParams,
+    perturbed: &[(G::EvalParams, G::EvalParams)],
+    active_idx: &[usize],
+) -> Linear {
+    let e0 = pos.white_eval(at);
+    let mut idx = Vec::new();
+    let mut coef = Vec::new();
+    let mut curve = Vec::new();
+    for (k, (up, down)) in perturbed.iter().enumerate() {
+        let (u, d) = (pos.white_eval(up), pos.white_eval(down));
+        if u != d {
+            idx.push(active_idx[k] as u32);
+            coef.push((u - d) as f32 / 2.0);
+            curve.push(((u - e0) - (e0 - d)).abs() as f32);
+        }
+    }
+    Linear {
+        base: e0 as f64,
+        idx,
+        coef,
+        curve,
+    }
 }
 
 /// Held-out positions and their results, never fitted.
@@ -255,9 +293,9 @@ pub fn tune<G: Tunable>(
         // The true loss of the rounded weights (the last epoch needs no
         // coefficients).
         let lin = if epoch < opts.epochs {
-            linearise::<G>(positions, start, &flat, &active)
+            linearise::<G>(positions, start, &flat, &active, log)
         } else {
-            linearise::<G>(positions, start, &flat, &vec![false; n])
+            linearise::<G>(positions, start, &flat, &vec![false; n], log)
         };
         let evals: Vec<f64> = lin.iter().map(|l| l.base).collect();
         if epoch == 0 {
