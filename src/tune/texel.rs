@@ -185,7 +185,7 @@ fn linearise<G: Tunable>(
             let left =
                 started.elapsed().as_secs_f64() * (positions.len() - done) as f64 / done as f64;
             log(&format!(
-                "linearising in {} weights: {done} of {} positions, about {left:.0} s left",
+                "linearising {} weights: {done} of {} positions, about {left:.0} s left",
                 active_idx.len(),
                 positions.len()
             ));
