@@ -378,6 +378,11 @@ struct MatchArgs {
     /// 'ghast merge'.
     #[arg(long)]
     shard: Option<String>,
+    /// Start at this round: the rounds before it are scheduled (their
+    /// openings drawn) but not played, so a stopped run continues with the
+    /// same openings and the same seed.
+    #[arg(long, default_value_t = 1, value_name = "ROUND")]
+    first_round: u32,
     /// No progress lines.
     #[arg(long, short)]
     quiet: bool,
@@ -656,6 +661,13 @@ fn run_match(a: &MatchArgs) -> Result<(), String> {
             Some(parsed.ok_or_else(|| format!("--shard '{s}': expected I/N with 1 <= I <= N"))?)
         }
     };
+    if a.first_round == 0 || a.first_round > a.rounds.max(1) {
+        return Err(format!(
+            "--first-round {}: expected 1 to --rounds ({})",
+            a.first_round,
+            a.rounds.max(1)
+        ));
+    }
     let openings = match (&a.openings, a.random_openings) {
         (Some(path), _) => OpeningSource::File {
             path: path.clone(),
@@ -689,6 +701,7 @@ fn run_match(a: &MatchArgs) -> Result<(), String> {
         pgn_out: a.pgnout.clone(),
         results_out: a.results.clone(),
         shard,
+        first_round: a.first_round,
         quiet: a.quiet,
     };
     let results = tournament::run(&config)?;

@@ -211,6 +211,13 @@ fn node_limited_matches_are_reproducible_and_shards_merge() {
     let (second, _) = run("second", &[]);
     assert_eq!(moves_only(&first), moves_only(&second));
 
+    // Resuming at round 2 replays the second round's openings and games.
+    let (resumed, resumed_results) = run("resumed", &["--first-round", "2"]);
+    assert_eq!(json(&resumed_results)["games"].as_u64(), Some(2));
+    let games =
+        |pgn: &str| -> Vec<Vec<String>> { pgn.split("[Event ").skip(1).map(moves_only).collect() };
+    assert_eq!(games(&resumed), games(&first)[2..].to_vec());
+
     let (_, s1) = run("shard1", &["--shard", "1/2"]);
     let (_, s2) = run("shard2", &["--shard", "2/2"]);
     assert_eq!(json(&s1)["games"].as_u64(), Some(2));
@@ -266,6 +273,24 @@ fn sprt_and_bad_arguments() {
             "--engine", "name=a", "--engine", "name=b", "--sprt", "elo0=5",
         ],
         vec!["--engine", "name=a", "--engine", "name=b", "--shard", "3/2"],
+        vec![
+            "--engine",
+            "name=a",
+            "--engine",
+            "name=b",
+            "--first-round",
+            "0",
+        ],
+        vec![
+            "--engine",
+            "name=a",
+            "--engine",
+            "name=b",
+            "--rounds",
+            "2",
+            "--first-round",
+            "3",
+        ],
         vec![
             "--variant",
             "chess",

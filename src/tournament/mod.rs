@@ -64,6 +64,8 @@ pub struct MatchConfig {
     pub results_out: Option<String>,
     /// `(i, n)`: play only the games whose number is i modulo n.
     pub shard: Option<(u32, u32)>,
+    /// Rounds before this one are scheduled but not played (resuming).
+    pub first_round: u32,
     /// Quiet: no progress lines.
     pub quiet: bool,
 }
@@ -423,6 +425,7 @@ pub fn run(config: &MatchConfig) -> Result<Results, String> {
     if let Some((i, n)) = config.shard {
         jobs.retain(|j| (j.number - 1) % n == i - 1);
     }
+    jobs.retain(|j| j.round >= config.first_round);
     let total = jobs.len();
     let queue = Arc::new(Mutex::new(std::collections::VecDeque::from(jobs)));
     let stop = Arc::new(AtomicBool::new(false));
