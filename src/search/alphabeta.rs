@@ -1184,6 +1184,12 @@ impl<'a, G: Game> Worker<'a, G> {
             let prunable = late
                 || may_prune
                     && (self.futility_pruned(&quiet_move)
+                        || self.history_pruned(&quiet_move, || {
+                            self.quiet_history(color, pos, mv)
+                                + self.continuation_history(&continuation, pos, mv)
+                                    * p.cont_history_x100
+                                    / 100
+                        })
                         || self.capture_futility_pruned(pos, mv, &quiet_move)
                         || self.prunes_by_exchange(pos, mv, quiet, depth, prune_depth));
             if prunable
@@ -1444,6 +1450,17 @@ impl<'a, G: Game> Worker<'a, G> {
             && m.quiet
             && m.prune_depth <= p.futility_max_depth
             && m.eval + p.futility_base + p.futility_margin * m.prune_depth <= m.alpha
+    }
+
+    /// Whether history pruning skips the move described by `m` (if it
+    /// does not give check); `history` is asked only when it could.
+    fn history_pruned(&self, m: &QuietPruning, history: impl FnOnce() -> i32) -> bool {
+        let p = self.params;
+        p.history_prune_margin != 0
+            && !m.pv_node
+            && m.quiet
+            && m.prune_depth <= p.history_prune_max_depth
+            && history() < -p.history_prune_margin * m.prune_depth.max(1)
     }
 
     /// Whether futility pruning skips the tactical move `mv` described by
@@ -2217,7 +2234,7 @@ mod tests {
     }
 
     /// The ordering, pruning and reduction options of sessions 19 to 22
-    /// each change the tree, and a search with any of them stays
+    /// (and history pruning, session 43) each change the tree, and a search with any of them stays
     /// reproducible.
     #[test]
     fn ordering_and_pruning_options_change_the_tree_reproducibly() {
@@ -2237,6 +2254,7 @@ mod tests {
             ("lmr_threat_x100", "100"),
             ("futility_capture_margin", "200"),
             ("cont_history_x100", "100"),
+            ("history_prune_margin", "2000"),
         ] {
             let mut config = Config::default();
             config.params.set(name, value).unwrap();

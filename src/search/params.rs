@@ -147,6 +147,12 @@ pub struct SearchParams {
     /// pruned), as Stockfish's move count does; 0: only the quiet moves
     /// searched.
     pub lmp_counts_all_moves: i32,
+    /// History pruning: a quiet move off the principal variation whose
+    /// history (butterfly, plus the weighted continuation histories) is
+    /// below -margin * depth is skipped up to `history_prune_max_depth`
+    /// (the depth futility reads), as Stockfish does; 0: off.
+    pub history_prune_margin: i32,
+    pub history_prune_max_depth: i32,
     /// 1: a checking move that loses material by exchange is treated as
     /// if it gave no check: no check extension for its reply, and reduced
     /// and pruned as the same move without check would be (a quiet move
@@ -297,6 +303,8 @@ pub const DEFAULT_PARAMS: SearchParams = SearchParams {
     lmp_max_depth: 6,
     lmp_prunes_checks: 0,
     lmp_counts_all_moves: 0,
+    history_prune_margin: 0,
+    history_prune_max_depth: 4,
     unsafe_checks_are_quiet: 1,
     prune_by_reduced_depth: 0,
     futility_base: 100,
@@ -409,6 +417,8 @@ specs! {
     lmp_max_depth: 0, 200;
     lmp_prunes_checks: 0, 1;
     lmp_counts_all_moves: 0, 1;
+    history_prune_margin: 0, 16_384;
+    history_prune_max_depth: 0, 200;
     unsafe_checks_are_quiet: 0, 1;
     prune_by_reduced_depth: 0, 1;
     futility_base: 0, 2000;
