@@ -780,16 +780,20 @@ impl<'a, G: Game> Worker<'a, G> {
             } else {
                 (-INFINITY, INFINITY)
             };
+        let mut fail_highs = 0;
         loop {
-            let score = self.search_root(root, depth, alpha, beta, pv_index);
+            let search_depth = (depth - fail_highs).max(1);
+            let score = self.search_root(root, search_depth, alpha, beta, pv_index);
             if self.stopped {
                 return score;
             }
             if score <= alpha && alpha > -INFINITY {
                 beta = (alpha + beta) / 2;
                 alpha = (score - delta).max(-INFINITY);
+                fail_highs = 0;
             } else if score >= beta && beta < INFINITY {
                 beta = (score + delta).min(INFINITY);
+                fail_highs += self.params.aspiration_fail_high_reduce;
             } else {
                 return score;
             }
@@ -2255,6 +2259,7 @@ mod tests {
             ("futility_capture_margin", "200"),
             ("cont_history_x100", "100"),
             ("history_prune_margin", "2000"),
+            ("aspiration_fail_high_reduce", "1"),
         ] {
             let mut config = Config::default();
             config.params.set(name, value).unwrap();

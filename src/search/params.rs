@@ -12,6 +12,12 @@ pub struct SearchParams {
     pub aspiration_window: i32,
     /// Aspiration starts from this depth.
     pub aspiration_min_depth: i32,
+    /// 1: each fail high of an iteration's aspiration loop searches the
+    /// root a ply shallower than the last (the iteration's depth less the
+    /// fail highs since the last fail low, at least 1), as Stockfish does:
+    /// a move that beats the window is usually confirmed sooner; 0: every
+    /// re-search at the iteration's depth.
+    pub aspiration_fail_high_reduce: i32,
     /// A node in check is searched a ply deeper while its ply is below
     /// this many times the iteration's depth; 0 = no check extension.
     pub check_extension_ply_factor: i32,
@@ -256,6 +262,7 @@ pub struct SearchParams {
 pub const DEFAULT_PARAMS: SearchParams = SearchParams {
     aspiration_window: 25,
     aspiration_min_depth: 5,
+    aspiration_fail_high_reduce: 0,
     check_extension_ply_factor: 2,
     check_extension_min_depth: 0,
     rfp_margin: 80,
@@ -370,6 +377,7 @@ macro_rules! specs {
 specs! {
     aspiration_window: 1, 1000;
     aspiration_min_depth: 1, 200;
+    aspiration_fail_high_reduce: 0, 1;
     check_extension_ply_factor: 0, 8;
     check_extension_min_depth: 0, 200;
     rfp_margin: 0, 1000;
