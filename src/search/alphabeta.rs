@@ -2238,8 +2238,8 @@ mod tests {
     }
 
     /// The ordering, pruning and reduction options of sessions 19 to 22
-    /// (and history pruning, session 43) each change the tree, and a search with any of them stays
-    /// reproducible.
+    /// and 43 (history pruning, the aspiration fail-high reduction) each
+    /// change the tree, and a search with any of them stays reproducible.
     #[test]
     fn ordering_and_pruning_options_change_the_tree_reproducibly() {
         let state = GameState::<Nimrod>::from_setup(None, &MIDDLE_GAME).unwrap();
