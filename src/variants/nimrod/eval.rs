@@ -116,6 +116,18 @@ const fn own_offset_row(ranks_ahead: i32) -> usize {
     (ahead + OWN_OFFSET_MAX_BEHIND) as usize
 }
 
+/// `threat_table` rows: the cheapest plain kind of ours that attacks an
+/// enemy piece, Pawn to King (kind order, which is value order among them).
+pub const THREAT_ATTACKERS: std::ops::RangeInclusive<usize> = PAWN..=KING;
+/// Number of `threat_table` rows.
+pub const THREAT_ATTACKER_COUNT: usize = KING - PAWN + 1;
+/// `threat_table` columns: the attacked piece, Pawn to Queen.
+pub const THREAT_VICTIM_COUNT: usize = QUEEN - PAWN + 1;
+/// A threat table, `[mg/eg][cheapest attacker][victim]`.
+pub type ThreatTable = [[[i32; THREAT_VICTIM_COUNT]; THREAT_ATTACKER_COUNT]; 2];
+/// The two threat tables: the victim undefended (0) or defended (1).
+const THREAT_DEFENCE_NAMES: [&str; 2] = ["loose", "defended"];
+
 /// Names a family of King offset tables for the params file: one line of
 /// file distances per kind, phase and row, the row called by its rank
 /// difference (`first_rank` for row 0).
@@ -319,6 +331,12 @@ pub struct EvalParams {
     /// and pieces in front of their King shelter it; the worth of each place
     /// is learned. FIDE orientation only, like `king_file`.
     pub own_king_offset: [KingOffsetTable; OFFSET_KIND_COUNT],
+    /// By the cheapest plain kind of ours that attacks an enemy Pawn or
+    /// plain piece and by that piece's kind, `[undefended/defended][mg/eg]
+    /// [attacker][victim]`, on top of the hand-set threat terms: what an
+    /// attack is worth, learned per pair of kinds. `nimrod` only (FIDE
+    /// orientation without the Dragon kinds, which its data never holds).
+    pub threat_table: [ThreatTable; 2],
     /// Per kind, attack units per attacked square of the enemy king zone.
     pub king_attack_weight: [i32; KIND_COUNT],
     /// Danger is applied only with at least this many non-Pawn attackers.
@@ -448,6 +466,20 @@ impl ParamSet for EvalParams {
         );
         let first_rank = -OWN_OFFSET_MAX_BEHIND;
         visit_offset_tables(v, "own_king_offset", first_rank, &mut self.own_king_offset);
+        v.section(
+            "Threats by the cheapest plain attacker (row) and the victim Pawn..Queen (7 values); nimrod only.",
+        );
+        for (defence, tables) in THREAT_DEFENCE_NAMES
+            .iter()
+            .zip(self.threat_table.iter_mut())
+        {
+            for (phase, rows) in ["mg", "eg"].iter().zip(tables.iter_mut()) {
+                for (kind, victims) in THREAT_ATTACKERS.zip(rows.iter_mut()) {
+                    let name = format!("threat_table.{defence}.{}.{phase}", KIND_NAMES[kind]);
+                    v.param(&name, victims);
+                }
+            }
+        }
         v.section(
             "King safety: attack units per zone square attacked; danger = min(units^2/div, cap).",
         )
@@ -698,6 +730,40 @@ fn threats<F: Flavor>(
     score
 }
 
+/// Colour `c`'s `threat_table` score: each enemy Pawn or plain piece that
+/// `c` attacks, by `c`'s cheapest plain attacker of it and whether the enemy
+/// defends it. `our_pawn_att` is `c`'s Pawn attacks.
+fn threat_table_score<F: Flavor>(
+    pos: &Position<F>,
+    p: &EvalParams,
+    maps: &[AttackMaps; 2],
+    our_pawn_att: Bitboard,
+    c: usize,
+) -> Score {
+    let them = c ^ 1;
+    let ours = &maps[c];
+    let victims = (PAWN..=QUEEN).fold(0, |a, k| a | pos.pieces(them, k));
+    let mut scored = 0;
+    let mut score = [0, 0];
+    for attacker in THREAT_ATTACKERS {
+        let att = match attacker {
+            PAWN => our_pawn_att,
+            KING => ours.king,
+            kind => ours.by_kind[kind],
+        };
+        let hit = att & victims & !scored;
+        scored |= hit;
+        for s in squares(hit) {
+            let victim = piece_kind(pos.board[s as usize]);
+            let defended = (maps[them].all >> s) as usize & 1;
+            let [mg, eg] = &p.threat_table[defended];
+            score[0] += mg[attacker][victim];
+            score[1] += eg[attacker][victim];
+        }
+    }
+    score
+}
+
 /// Attack units against colour `c`'s King for every enemy kind that can
 /// give check from a square `c` does not attack.
 fn safe_check_units<F: Flavor>(
@@ -910,6 +976,10 @@ fn add_terms<F: Flavor, S: TermSink>(pos: &Position<F>, p: &EvalParams, sink: &m
     for c in 0..2 {
         let [tmg, teg] = threats(pos, p, &maps, pawn_att[c ^ 1], c);
         sink.add(Term::Threats, c, tmg, teg);
+        if !F::CORNER && !F::DRAGON {
+            let [tmg, teg] = threat_table_score(pos, p, &maps, pawn_att[c], c);
+            sink.add(Term::Threats, c, tmg, teg);
+        }
         units[c] += safe_check_units(pos, p, &maps, c);
     }
 
@@ -1496,6 +1566,47 @@ mod tests {
         assert_eq!(fide_change(&p, knight_d4), 30);
         p.mobility_table = [[[25; MOBILITY_STEPS]; 2]; MOBILITY_KIND_COUNT];
         assert!(corner_unchanged(&p));
+    }
+
+    /// A `threat_table` entry is read by the cheapest plain attacker, the
+    /// victim's kind and whether the victim is defended, for both colours;
+    /// the corner orientation and `dragon-nimrod` have no such term.
+    #[test]
+    fn threat_table_reads_cheapest_attacker_and_defence() {
+        let (loose, defended) = (0, 1);
+        let bump = |defence: usize, attacker: usize, victim: usize| {
+            let mut p = default_params().clone();
+            for phase in 0..2 {
+                p.threat_table[defence][phase][attacker][victim] += 30;
+            }
+            p
+        };
+        let pawn_takes_knight = "4k3/8/8/3n4/4P3/8/8/4K3 w - - 0 1";
+        let pawn_takes_guarded = "4k3/8/2p5/3n4/4P3/8/8/4K3 w - - 0 1";
+        let queen_and_pawn = "4k3/8/8/3n4/4P3/8/8/3QK3 w - - 0 1";
+        let queen_alone = "4k3/8/8/3n4/8/8/8/3QK3 w - - 0 1";
+        let black_pawn_takes = "4k3/8/8/3p4/4N3/8/8/4K3 w - - 0 1";
+        let p = bump(loose, PAWN, KNIGHT);
+        assert_eq!(fide_change(&p, pawn_takes_knight), 30);
+        assert_eq!(fide_change(&p, pawn_takes_guarded), 0);
+        assert_eq!(fide_change(&p, queen_and_pawn), 30);
+        // Tapering rounds toward zero, so Black's side may lose a unit.
+        assert!((fide_change(&p, black_pawn_takes) + 30).abs() <= 1);
+        let p = bump(defended, PAWN, KNIGHT);
+        assert_eq!(fide_change(&p, pawn_takes_guarded), 30);
+        assert_eq!(fide_change(&p, pawn_takes_knight), 0);
+        // Only the cheapest attacker counts.
+        let p = bump(loose, QUEEN, KNIGHT);
+        assert_eq!(fide_change(&p, queen_and_pawn), 0);
+        assert_eq!(fide_change(&p, queen_alone), 30);
+        let mut p = default_params().clone();
+        p.threat_table = [[[[25; THREAT_VICTIM_COUNT]; THREAT_ATTACKER_COUNT]; 2]; 2];
+        assert!(corner_unchanged(&p));
+        let dragon = pos::<DragonFide>(pawn_takes_knight);
+        assert_eq!(
+            evaluate_with(&dragon, &p),
+            evaluate_with(&dragon, default_params())
+        );
     }
 
     /// The threat terms count what they name, and a safe check adds to
