@@ -117,7 +117,8 @@ const fn own_offset_row(ranks_ahead: i32) -> usize {
 }
 
 /// `threat_table` rows: the cheapest plain kind of ours that attacks an
-/// enemy piece, Pawn to King (kind order, which is value order among them).
+/// enemy piece, Pawn to King in kind order (about value order; the three
+/// minor kinds are worth about the same, so their order matters little).
 pub const THREAT_ATTACKERS: std::ops::RangeInclusive<usize> = PAWN..=KING;
 /// Number of `threat_table` rows.
 pub const THREAT_ATTACKER_COUNT: usize = KING - PAWN + 1;
@@ -334,8 +335,8 @@ pub struct EvalParams {
     /// By the cheapest plain kind of ours that attacks an enemy Pawn or
     /// plain piece and by that piece's kind, `[undefended/defended][mg/eg]
     /// [attacker][victim]`, on top of the hand-set threat terms: what an
-    /// attack is worth, learned per pair of kinds. `nimrod` only (FIDE
-    /// orientation without the Dragon kinds, which its data never holds).
+    /// attack is worth, learned per pair of kinds. `nimrod` only: not the
+    /// corner orientation, nor `dragon-nimrod`, whose games no fit has seen.
     pub threat_table: [ThreatTable; 2],
     /// Per kind, attack units per attacked square of the enemy king zone.
     pub king_attack_weight: [i32; KIND_COUNT],
