@@ -69,6 +69,13 @@ impl<const N: usize> Values for [i32; N] {
     }
 }
 
+/// A line of a table whose rows differ in length (a triangle).
+impl Values for [i32] {
+    fn values_mut(&mut self) -> &mut [i32] {
+        self
+    }
+}
+
 /// One parameter as the visitor hands it out.
 struct Entry<'a> {
     section: &'static str,
@@ -95,7 +102,7 @@ impl Visitor<'_> {
 
     /// A parameter with one value (`i32`) or a fixed number of values (a
     /// pair `[i32; 2]` is `midgame endgame`).
-    pub fn param(&mut self, name: &str, v: &mut impl Values) -> &mut Self {
+    pub fn param(&mut self, name: &str, v: &mut (impl Values + ?Sized)) -> &mut Self {
         self.entry(name.to_string(), v.values_mut(), false)
     }
 

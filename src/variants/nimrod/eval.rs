@@ -129,6 +129,30 @@ pub type ThreatTable = [[[i32; THREAT_VICTIM_COUNT]; THREAT_ATTACKER_COUNT]; 2];
 /// The two threat tables: the victim undefended (0) or defended (1).
 const THREAT_DEFENCE_NAMES: [&str; 2] = ["loose", "defended"];
 
+/// `imbalance` kinds: Pawn to Queen, whose counts the term multiplies.
+pub const IMBALANCE_KINDS: std::ops::RangeInclusive<usize> = PAWN..=QUEEN;
+/// Number of `imbalance` kinds.
+pub const IMBALANCE_KIND_COUNT: usize = QUEEN - PAWN + 1;
+/// `[kind][partner]`, centipawns per product of the two counts; only the
+/// triangle below the diagonal is read (see [`EvalParams::imbalance`]).
+pub type ImbalanceTable = [[i32; IMBALANCE_KIND_COUNT]; IMBALANCE_KIND_COUNT];
+/// The two imbalance tables: the partner ours (0) or the enemy's (1).
+const IMBALANCE_SIDE_NAMES: [&str; 2] = ["ours", "theirs"];
+
+/// The partners an `imbalance` row of `kind` reads: with our own pieces,
+/// every kind up to `kind` itself (Pawn with Pawn excepted: a product up to
+/// 64 would move in steps of 64 cp, and Pawn material already counts them);
+/// with the enemy's, every kind below it (a product of one kind with the
+/// same enemy kind cancels between the two sides).
+const fn imbalance_partners(kind: usize, side: usize) -> usize {
+    let count = kind - PAWN + 1;
+    if side == 0 {
+        if kind == PAWN { 0 } else { count }
+    } else {
+        count - 1
+    }
+}
+
 /// Names a family of King offset tables for the params file: one line of
 /// file distances per kind, phase and row, the row called by its rank
 /// difference (`first_rank` for row 0).
@@ -338,6 +362,14 @@ pub struct EvalParams {
     /// attack is worth, learned per pair of kinds. `nimrod` only: not the
     /// corner orientation, nor `dragon-nimrod`, whose games no fit has seen.
     pub threat_table: [ThreatTable; 2],
+    /// Material imbalance, `[ours/theirs][kind][partner]`: each pair of a
+    /// kind of ours and a partner kind (ours or the enemy's, Pawn to
+    /// Queen) adds this many centipawns per product of their counts, in
+    /// both phases, as Stockfish's quadratic imbalance does: what a
+    /// piece is worth depends on what else is on the board. Only the
+    /// partners of [`imbalance_partners`] are read. `nimrod` only, like
+    /// `threat_table`.
+    pub imbalance: [ImbalanceTable; 2],
     /// Per kind, attack units per attacked square of the enemy king zone.
     pub king_attack_weight: [i32; KIND_COUNT],
     /// Danger is applied only with at least this many non-Pawn attackers.
@@ -478,6 +510,21 @@ impl ParamSet for EvalParams {
                 for (kind, victims) in THREAT_ATTACKERS.zip(rows.iter_mut()) {
                     let name = format!("threat_table.{defence}.{}.{phase}", KIND_NAMES[kind]);
                     v.param(&name, victims);
+                }
+            }
+        }
+        v.section(
+            "Imbalance, cp per product of counts: each kind Pawn..Queen with our kinds up to it, or the enemy's below it; nimrod only.",
+        );
+        for (side, tables) in self.imbalance.iter_mut().enumerate() {
+            for (kind, partners) in IMBALANCE_KINDS.zip(tables.iter_mut()) {
+                let read = imbalance_partners(kind, side);
+                if read > 0 {
+                    let name = format!(
+                        "imbalance.{}.{}",
+                        IMBALANCE_SIDE_NAMES[side], KIND_NAMES[kind]
+                    );
+                    v.param(&name, &mut partners[..read]);
                 }
             }
         }
@@ -765,6 +812,24 @@ fn threat_table_score<F: Flavor>(
     score
 }
 
+/// Colour `c`'s `imbalance` score from the counts of Pawn..Queen of both
+/// colours (`counts[colour][kind]`).
+fn imbalance_score(p: &EvalParams, counts: &[[i32; IMBALANCE_KIND_COUNT]; 2], c: usize) -> i32 {
+    let [ours, theirs] = &p.imbalance;
+    let (own, enemy) = (&counts[c], &counts[c ^ 1]);
+    let mut score = 0;
+    for kind in IMBALANCE_KINDS {
+        let n = own[kind];
+        if n == 0 {
+            continue;
+        }
+        let with_ours = (0..imbalance_partners(kind, 0)).map(|k| ours[kind][k] * own[k]);
+        let with_theirs = (0..imbalance_partners(kind, 1)).map(|k| theirs[kind][k] * enemy[k]);
+        score += n * (with_ours.sum::<i32>() + with_theirs.sum::<i32>());
+    }
+    score
+}
+
 /// Attack units against colour `c`'s King for every enemy kind that can
 /// give check from a square `c` does not attack.
 fn safe_check_units<F: Flavor>(
@@ -856,6 +921,8 @@ fn add_terms<F: Flavor, S: TermSink>(pos: &Position<F>, p: &EvalParams, sink: &m
     let mut phase = 0i32;
     let mut slide_dirs = [0u8; 2];
     let mut maps = [AttackMaps::default(), AttackMaps::default()];
+    // Pawn..Queen counts per colour, for `imbalance`.
+    let mut counts = [[0i32; IMBALANCE_KIND_COUNT]; 2];
     // Each colour's view of the enemy King's advance (`enemy_king_offset`).
     let enemy_king_advance = [
         g.advance[0][pos.king[1] as usize] as i32,
@@ -879,6 +946,9 @@ fn add_terms<F: Flavor, S: TermSink>(pos: &Position<F>, p: &EvalParams, sink: &m
                 continue;
             }
             let n = bb.count_ones() as i32;
+            if let Some(count) = counts[c].get_mut(kind) {
+                *count = n;
+            }
             phase += p.phase_weight[kind] * n;
             let mat = if F::CORNER {
                 p.material_corner[kind]
@@ -980,6 +1050,8 @@ fn add_terms<F: Flavor, S: TermSink>(pos: &Position<F>, p: &EvalParams, sink: &m
         if !F::CORNER && !F::DRAGON {
             let [tmg, teg] = threat_table_score(pos, p, &maps, pawn_att[c], c);
             sink.add(Term::Threats, c, tmg, teg);
+            let imbalance = imbalance_score(p, &counts, c);
+            sink.add(Term::Material, c, imbalance, imbalance);
         }
         units[c] += safe_check_units(pos, p, &maps, c);
     }
@@ -1604,6 +1676,40 @@ mod tests {
         p.threat_table = [[[[25; THREAT_VICTIM_COUNT]; THREAT_ATTACKER_COUNT]; 2]; 2];
         assert!(corner_unchanged(&p));
         let dragon = pos::<DragonFide>(pawn_takes_knight);
+        assert_eq!(
+            evaluate_with(&dragon, &p),
+            evaluate_with(&dragon, default_params())
+        );
+    }
+
+    /// An `imbalance` entry adds its value per product of the two counts,
+    /// with our own kinds or the enemy's, for both colours; the corner
+    /// orientation and `dragon-nimrod` have no such term.
+    #[test]
+    fn imbalance_multiplies_counts() {
+        let (ours, theirs) = (0, 1);
+        let bump = |side: usize, kind: usize, partner: usize| {
+            let mut p = default_params().clone();
+            p.imbalance[side][kind][partner] += 5;
+            p
+        };
+        // White: two Knights, three Pawns; Black: one Hunter, one Pawn.
+        let fen = "4k3/7p/8/2h5/8/8/PPP5/1N2K1N1 w - - 0 1";
+        assert_eq!(fide_change(&bump(ours, KNIGHT, PAWN), fen), 5 * 2 * 3);
+        assert_eq!(fide_change(&bump(ours, KNIGHT, KNIGHT), fen), 5 * 2 * 2);
+        // Black's Hunter with its Pawn counts against White.
+        assert_eq!(fide_change(&bump(ours, HUNTER, PAWN), fen), -5);
+        // Black's Hunter against White's two Knights.
+        assert_eq!(fide_change(&bump(theirs, HUNTER, KNIGHT), fen), -5 * 2);
+        assert_eq!(fide_change(&bump(theirs, HUNTER, PAWN), fen), -5 * 3);
+        // Entries outside the triangle are never read.
+        assert_eq!(fide_change(&bump(ours, KNIGHT, HUNTER), fen), 0);
+        assert_eq!(fide_change(&bump(ours, PAWN, PAWN), fen), 0);
+        assert_eq!(fide_change(&bump(theirs, HUNTER, HUNTER), fen), 0);
+        let mut p = default_params().clone();
+        p.imbalance = [[[7; IMBALANCE_KIND_COUNT]; IMBALANCE_KIND_COUNT]; 2];
+        assert!(corner_unchanged(&p));
+        let dragon = pos::<DragonFide>(fen);
         assert_eq!(
             evaluate_with(&dragon, &p),
             evaluate_with(&dragon, default_params())
