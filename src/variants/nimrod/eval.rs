@@ -134,7 +134,8 @@ pub const IMBALANCE_KINDS: std::ops::RangeInclusive<usize> = PAWN..=QUEEN;
 /// Number of `imbalance` kinds.
 pub const IMBALANCE_KIND_COUNT: usize = QUEEN - PAWN + 1;
 /// `[kind][partner]`, centipawns per product of the two counts; only the
-/// triangle below the diagonal is read (see [`EvalParams::imbalance`]).
+/// partners of [`imbalance_partners`] are read (a triangle: with our own
+/// kinds the diagonal too, with the enemy's only below it).
 pub type ImbalanceTable = [[i32; IMBALANCE_KIND_COUNT]; IMBALANCE_KIND_COUNT];
 /// The two imbalance tables: the partner ours (0) or the enemy's (1).
 const IMBALANCE_SIDE_NAMES: [&str; 2] = ["ours", "theirs"];
