@@ -16,11 +16,28 @@ const TWO_NIMROD_GHASTS: [&str; 6] = [
     "name=b",
 ];
 
-fn temp_dir(name: &str) -> PathBuf {
+/// A scratch folder for one test, removed when the test ends (passed or
+/// failed), so repeated runs leave nothing in the system's temp folder.
+struct ScratchDir(PathBuf);
+
+impl std::ops::Deref for ScratchDir {
+    type Target = Path;
+    fn deref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl Drop for ScratchDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+fn temp_dir(name: &str) -> ScratchDir {
     let dir = std::env::temp_dir().join(format!("ghast-test-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
-    dir
+    ScratchDir(dir)
 }
 
 fn ghast_match(args: &[&str]) -> (bool, String, String) {
