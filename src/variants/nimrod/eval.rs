@@ -131,6 +131,8 @@ const THREAT_DEFENCE_NAMES: [&str; 2] = ["loose", "defended"];
 
 /// `imbalance` kinds: Pawn to Queen, whose counts the term multiplies.
 pub const IMBALANCE_KINDS: std::ops::RangeInclusive<usize> = PAWN..=QUEEN;
+// The counts and the tables index these kinds by the kind itself.
+const _: () = assert!(PAWN == 0);
 /// Number of `imbalance` kinds.
 pub const IMBALANCE_KIND_COUNT: usize = QUEEN - PAWN + 1;
 /// `[kind][partner]`, centipawns per product of the two counts; only the
